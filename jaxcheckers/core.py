@@ -1,0 +1,121 @@
+"""The State contract every game keeps, and the step plumbing they share.
+
+A game supplies three pure functions over its own State type (a NamedTuple that has at least the
+fields of `State` below): `_init(key)`, `_step(state, action)` for a legal action of a live game,
+and `_observe(state)`. `Env.step` handles everything that is the same for every game, once:
+finished games, illegal actions, truncation and the zeroing of stale rewards.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, NamedTuple, Protocol
+
+import jax
+import jax.numpy as jnp
+
+__all__ = ["Env", "State", "AutoResetStep", "step_autoreset", "tree_where"]
+
+
+class State(Protocol):
+    """The fields every game's State has (pgx-compatible names)."""
+
+    current_player: jax.Array  # int32 ()       player to move, 0 or 1
+    observation: jax.Array  # bool (*obs_shape)  in the mover's frame
+    legal_action_mask: jax.Array  # bool (num_actions,)  all False once the game is over
+    rewards: jax.Array  # float32 (2,)   of the last step, one entry per player
+    terminated: jax.Array  # bool ()        the game ended by its rules (or an illegal action)
+    truncated: jax.Array  # bool ()        the game was cut at max_steps
+    step_count: jax.Array  # int32 ()       environment steps taken
+
+    def _replace(self, **fields: Any) -> State: ...
+
+
+def tree_where(condition: jax.Array, on_true: Any, on_false: Any) -> Any:
+    """`jnp.where` over two pytrees of the same structure, with a scalar condition."""
+    return jax.tree.map(lambda a, b: jnp.where(condition, a, b), on_true, on_false)
+
+
+class Env(abc.ABC):
+    """A two-player, turn-based game with pure `reset(key)` and `step(state, action)`.
+
+    Both work under `jax.jit` and `jax.vmap`; neither branches in Python on traced values.
+    """
+
+    num_players: int = 2
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    max_steps: int | None  # None: never truncate
+
+    def reset(self, key: jax.Array) -> State:
+        """A fresh game. `key` is taken for games with a random start; the rules may ignore it."""
+        return self._init(key)
+
+    def step(self, state: State, action: jax.Array) -> State:
+        """Plays `action` for `state.current_player`.
+
+        An illegal action (masked out, or out of range) ends the game: −1 for the mover, 0 for the
+        other. A game that is already over is returned unchanged, with zero rewards.
+        """
+        action = jnp.asarray(action, dtype=jnp.int32)
+        in_range = (action >= 0) & (action < self.num_actions)
+        safe_action = jnp.clip(action, 0, self.num_actions - 1)
+        is_legal = in_range & state.legal_action_mask[safe_action]
+
+        played = self._step(state, safe_action)
+        played = played._replace(step_count=state.step_count + 1)
+        forfeited = _forfeit(state)
+        next_state = tree_where(is_legal, played, forfeited)
+        next_state = self._truncate(next_state)
+
+        is_over = state.terminated | state.truncated
+        unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
+        return tree_where(is_over, unchanged, next_state)
+
+    def _truncate(self, state: State) -> State:
+        if self.max_steps is None:
+            return state
+        cut = (~state.terminated) & (state.step_count >= self.max_steps)
+        return state._replace(
+            truncated=cut,
+            legal_action_mask=state.legal_action_mask & ~cut,
+        )
+
+    @abc.abstractmethod
+    def _init(self, key: jax.Array) -> State: ...
+
+    @abc.abstractmethod
+    def _step(self, state: State, action: jax.Array) -> State:
+        """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
+
+
+def _forfeit(state: State) -> State:
+    """The game ended by an illegal action of the player to move (PettingZoo's rule)."""
+    mover = jax.nn.one_hot(state.current_player, 2, dtype=jnp.float32)
+    return state._replace(
+        rewards=-mover,
+        terminated=jnp.bool_(True),
+        legal_action_mask=jnp.zeros_like(state.legal_action_mask),
+        step_count=state.step_count + 1,
+    )
+
+
+class AutoResetStep(NamedTuple):
+    """What `step_autoreset` returns.
+
+    state: the game to act on next; a fresh game where `final` ended, carrying `final.rewards`
+        so that `state.rewards` is always the reward of the transition just made.
+    final: the plain `env.step` result; read `terminated`, `truncated` and the last `observation`
+        of a finished game here (needed to bootstrap values at truncation).
+    """
+
+    state: Any
+    final: Any
+
+
+def step_autoreset(env: Env, state: State, action: jax.Array, key: jax.Array) -> AutoResetStep:
+    """`env.step`, then a fresh game (from `key`) wherever the game ended. Branch-free."""
+    final = env.step(state, action)
+    fresh = env.reset(key)._replace(rewards=final.rewards)
+    is_over = final.terminated | final.truncated
+    return AutoResetStep(state=tree_where(is_over, fresh, final), final=final)
