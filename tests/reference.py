@@ -27,7 +27,8 @@ its own inverse, so the same function maps the frame board back.
 
 Public names: ``ReferenceCheckers``, ``perft``, ``board_from_strings``,
 ``board_to_strings``, ``opening_board``, ``encode_action``, ``decode_action``,
-``action_from_squares``, the piece constants ``EMPTY, MAN, KING`` and the
+``action_from_squares``, ``legal_actions_for``, ``to_frame``, the piece
+constants ``EMPTY, MAN, KING`` and the
 direction constants ``NW, NE, SW, SE``.
 """
 
@@ -74,6 +75,16 @@ VALUE_TO_CHAR = {v: k for k, v in CHAR_TO_VALUE.items()}
 # --------------------------------------------------------------------------
 # Small board helpers
 # --------------------------------------------------------------------------
+
+def as_int(value):
+    """value as a plain int if it is integer-like (numpy ints too), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
 
 def is_playable(row: int, col: int) -> bool:
     """Dark squares are the ones with (row + col) odd."""
@@ -292,21 +303,40 @@ def legal_actions_for(board, player: int, jumper=None) -> set[int]:
 # --------------------------------------------------------------------------
 
 def validate_n(n) -> None:
-    if not isinstance(n, int) or isinstance(n, bool):
+    if as_int(n) is None:
         raise ValueError(f"n must be an int, got {n!r}")
     if n % 2 != 0 or not (MIN_N <= n <= MAX_N):
         raise ValueError(f"n must be even and in {MIN_N}..{MAX_N}, got {n}")
 
 
-def validate_board(board, n: int) -> None:
-    if not isinstance(board, (list, tuple)) or len(board) != n:
-        raise ValueError(f"board must be a list of {n} rows")
-    for r, row in enumerate(board):
-        if not isinstance(row, (list, tuple)) or len(row) != n:
-            raise ValueError(f"board row {r} must have {n} squares")
+def normalize_board(board, n: int) -> list[list[int]]:
+    """Copy `board` into a list of lists of plain ints, checking its shape."""
+    try:
+        rows = [list(row) for row in board]
+    except TypeError:
+        raise ValueError(f"board must be a list of {n} rows of {n} ints") from None
+    if len(rows) != n:
+        raise ValueError(f"board has {len(rows)} rows, expected {n}")
+    result = []
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise ValueError(f"board row {r} has {len(row)} squares, expected {n}")
+        values = []
         for c, value in enumerate(row):
-            if not isinstance(value, int) or isinstance(value, bool) or not -2 <= value <= 2:
-                raise ValueError(f"board[{r}][{c}] = {value!r} is not an int in -2..2")
+            as_plain = as_int(value)
+            if as_plain is None:
+                raise ValueError(f"board[{r}][{c}] = {value!r} is not an int")
+            values.append(as_plain)
+        result.append(values)
+    return result
+
+
+def validate_board(board: list[list[int]], n: int) -> None:
+    """Check a normalized board holds a position that the rules can reach."""
+    for r, row in enumerate(board):
+        for c, value in enumerate(row):
+            if not -2 <= value <= 2:
+                raise ValueError(f"board[{r}][{c}] = {value} is not in -2..2")
             if value != EMPTY and not is_playable(r, c):
                 raise ValueError(f"piece on light square ({r}, {c}); "
                                  f"only squares with (row + col) odd are playable")
@@ -330,7 +360,8 @@ def validate_jumper(board, player: int, jumper) -> tuple[int, int]:
         row, col = jumper
     except (TypeError, ValueError):
         raise ValueError(f"jumper must be a (row, col) pair or None, got {jumper!r}") from None
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (row, col)):
+    row, col = as_int(row), as_int(col)
+    if row is None or col is None:
         raise ValueError(f"jumper must hold ints, got {jumper!r}")
     if not on_board(n, row, col):
         raise ValueError(f"jumper {jumper!r} is off the board")
@@ -360,17 +391,20 @@ class ReferenceCheckers:
                  repetition_draw=True, max_steps=1000, board=None, player=0,
                  jumper=None):
         validate_n(n)
+        n = as_int(n)
         if no_moves not in ("lose", "pass"):
             raise ValueError(f"no_moves must be 'lose' or 'pass', got {no_moves!r}")
-        if max_steps is not None and (not isinstance(max_steps, int)
-                                      or isinstance(max_steps, bool) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
-        if player not in (0, 1) or isinstance(player, bool):
+        if max_steps is not None:
+            if as_int(max_steps) is None or as_int(max_steps) < 1:
+                raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+            max_steps = as_int(max_steps)
+        if as_int(player) not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
+        player = as_int(player)
         if board is None:
             board = opening_board(n)
+        board = normalize_board(board, n)
         validate_board(board, n)
-        board = [list(row) for row in board]
         if jumper is not None:
             jumper = validate_jumper(board, player, jumper)
 
@@ -445,10 +479,7 @@ class ReferenceCheckers:
             return  # a finished game does not change
         self.step_count += 1
 
-        try:
-            action = operator.index(action)
-        except TypeError:
-            action = None
+        action = as_int(action)
         if action is None or action not in self.legal_actions():
             # Illegal action: the mover loses at once, the other gets 0.
             self.terminated = True
