@@ -1,0 +1,12 @@
+"""Adapters from the JAX environments to other ecosystems, each in its own module.
+
+Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional dependency:
+
+- `jaxcheckers.adapters.game`: `Game`, one game of checkers as a plain Python object, and
+  `play_game` (needs jax only).
+- `jaxcheckers.adapters.pettingzoo`: `env()` / `raw_env`, a PettingZoo AEC environment with the
+  checkers_v3 interface (needs `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.gymnasium`: `CheckersEnv` (one learner against an opponent agent,
+  registered as `jaxcheckers/Checkers-v0`) and `CheckersVectorEnv` (many of them batched in JAX)
+  (needs `pip install jaxcheckers[adapters]`).
+"""
