@@ -17,6 +17,8 @@ __all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS"]
 
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
+    "alphabeta": "alphabeta[:DEPTH] minimax with alpha-beta pruning to DEPTH turns (default 3)",
+    "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
 }
 
 
@@ -27,5 +29,17 @@ def make_agent(spec: str, env) -> Agent:
         if argument:
             raise ValueError("the random agent takes no argument")
         return random_agent
+    if name == "alphabeta":
+        from jaxcheckers.agents.alphabeta import DEFAULT_DEPTH, make_alphabeta_agent
+
+        if argument and not argument.isdigit():
+            raise ValueError(f"alphabeta takes a depth (a positive int), got {argument!r}")
+        return make_alphabeta_agent(env, int(argument) if argument else DEFAULT_DEPTH)
+    if name == "sarsa":
+        from jaxcheckers.agents.sarsa import load_sarsa_agent
+
+        if not argument:
+            raise ValueError("sarsa needs the path of its weights: sarsa:PATH")
+        return load_sarsa_agent(argument, env)
     known = ", ".join(AGENT_SPECS)
     raise ValueError(f"unknown agent {spec!r}; known: {known}")
