@@ -39,7 +39,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from jaxcheckers.adapters.game import Game, _env_from_options, _opening, compiled_step
+from jaxcheckers.adapters.game import (
+    Game,
+    _env_from_options,
+    _opening,
+    checked_action,
+    compiled_step,
+)
 from jaxcheckers.checkers import CheckersState, render
 
 __all__ = ["env", "raw_env", "AGENTS"]
@@ -159,7 +165,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._checked(action)
+        action = checked_action(action, self.jax_env.num_actions)
         if not self._state.legal_action_mask[action]:
             gymnasium.logger.warn(f"{agent} played the illegal action {action}; it loses the game")
         self._cumulative_rewards[agent] = 0.0
@@ -172,19 +178,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _checked(self, action) -> int:
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
-            action = action.reshape(()).item()
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(
-            action, (bool, np.bool_)
-        )
-        if not is_integer or not 0 <= int(action) < self.jax_env.num_actions:
-            raise ValueError(
-                f"an action is an int in [0, {self.jax_env.num_actions}) (or None for a finished "
-                f"agent), got {action!r}"
-            )
-        return int(action)
 
     def render(self) -> str | None:
         if self.render_mode is None:

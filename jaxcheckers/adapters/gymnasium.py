@@ -1,0 +1,401 @@
+"""Gymnasium environments: one learner against an opponent agent, singly or batched in JAX.
+
+    import gymnasium, jaxcheckers.adapters.gymnasium    # the import registers the ids
+    env = gymnasium.make("jaxcheckers/Checkers-v0", opponent="random")
+    observation, info = env.reset(seed=0)                # info["action_mask"]: int8 (4·n²,)
+    observation, reward, terminated, truncated, info = env.step(action)
+    envs = gymnasium.make_vec("jaxcheckers/Checkers-v0", num_envs=256,
+                              vectorization_mode="vector_entry_point")  # CheckersVectorEnv
+
+Rules and options: the game is `jaxcheckers.make("checkers", ...)` (American checkers, tournament
+rules, by default); its options `board_size`, `no_moves`, `forty_move_draw`, `repetition_draw` and
+`max_steps` (1000 hops, then `truncated`) are keywords of both environments. Further keywords:
+- `opponent`: a spec for `jaxcheckers.agents.make_agent` ("random", "alphabeta:3", ...) or a pure
+  `act(state, key) -> action` function (default "random");
+- `learner_seat`: 0 (black, moves first), 1, or "random" (drawn at each reset, the default);
+  `reset(options={"learner_seat": s})` overrides it for one episode (single env);
+- `observation_type`: "box" (default) gives float32 (n, n, 4) planes (own men, own kings,
+  opponent men, opponent kings) in the learner's frame; "dict" gives
+  `{"observation": those planes, "action_mask": int8 (4·n²,)}`. The mask is also in
+  `info["action_mask"]` either way, and the learner's seat in `info["learner_seat"]`.
+
+Each `step` plays the learner's action (one hop: a multi-jump is several steps by the learner),
+then the opponent's hops until the learner is to move again or the game is over. The reward is the
+learner's: +1 win, −1 loss, 0 draw, at the end. A masked-out action loses the game (−1), as in
+the JAX env; an action outside `Discrete(4·n²)` raises ValueError.
+
+Randomness: every episode is a pure function of one JAX key (seat, then one key split per opponent
+hop); `CheckersEnv` draws it from `np_random`, so `reset(seed=s)` repeats an episode.
+
+`CheckersVectorEnv` runs `num_envs` of these games under one `jax.jit` (vmap), numpy in and out,
+with Gymnasium's default NEXT_STEP autoreset: the step after a game ends resets that game and
+ignores its action (reward 0). Its infos follow `SyncVectorEnv`'s layout (`info["action_mask"]`
+is (num_envs, 4·n²) with `info["_action_mask"]` all True).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from jaxcheckers.adapters.game import _env_from_options, checked_action
+from jaxcheckers.agents import make_agent
+from jaxcheckers.checkers import Checkers, CheckersState, render, rules
+from jaxcheckers.core import tree_where
+
+__all__ = ["CheckersEnv", "CheckersVectorEnv", "LearnerState", "LearnerGame", "register", "ENV_ID"]
+
+ENV_ID = "jaxcheckers/Checkers-v0"
+RANDOM_SEAT = -1  # learner_seat value: draw the seat from the episode's key
+
+
+class LearnerState(NamedTuple):
+    """One learner's game: the JAX State, the learner's seat, and the key of the rest."""
+
+    game: CheckersState
+    seat: jax.Array  # int32 ()  the learner's player id
+    key: jax.Array  # key ()  split once per opponent hop
+
+
+class LearnerView(NamedTuple):
+    """What the learner is shown, computed inside the jitted step."""
+
+    observation: jax.Array  # float32 (n, n, 4)  learner's frame
+    action_mask: jax.Array  # int8 (4·n²,)  all zeros once the game is over
+    reward: jax.Array  # float32 ()  the learner's reward since its last action
+    terminated: jax.Array  # bool ()
+    truncated: jax.Array  # bool ()
+
+
+class LearnerGame:
+    """Pure functions for one learner's episode (vmap them for many), built once per setting.
+
+    `advance(learner_state, action, restart, seat_option, fresh_key)`: the learner's hop (or a new
+    episode), then the opponent's hops until it is the learner's turn; `autoreset_step` is the
+    vector env's NEXT_STEP version of it.
+    """
+
+    def __init__(self, env: Checkers, opponent: Callable):
+        self.env = env
+        self.opponent = opponent
+
+    def _fresh(self, key: jax.Array, seat_option: jax.Array) -> LearnerState:
+        seat_key, game_key, play_key = jax.random.split(key, 3)
+        drawn = jax.random.randint(seat_key, (), 0, 2, dtype=jnp.int32)
+        seat = jnp.where(seat_option == RANDOM_SEAT, drawn, seat_option).astype(jnp.int32)
+        return LearnerState(self.env.reset(game_key), seat, play_key)
+
+    def _opponent_turns(self, learner: LearnerState) -> tuple[LearnerState, jax.Array]:
+        """Plays the opponent while the game is live and not the learner's turn."""
+
+        def opponent_to_move(carry) -> jax.Array:
+            game = carry[0].game
+            live = ~(game.terminated | game.truncated)
+            return live & (game.current_player != carry[0].seat)
+
+        def opponent_hop(carry):
+            learner, reward = carry
+            key, act_key = jax.random.split(learner.key)
+            game = self.env.step(learner.game, self.opponent(learner.game, act_key))
+            return learner._replace(game=game, key=key), reward + game.rewards[learner.seat]
+
+        return jax.lax.while_loop(opponent_to_move, opponent_hop, (learner, jnp.float32(0.0)))
+
+    def view(self, learner: LearnerState, reward: jax.Array) -> LearnerView:
+        game = learner.game
+        n = self.env.board_size
+        learners_turn = game.current_player == learner.seat
+        board = jnp.where(learners_turn, game.board, rules.flip(game.board))
+        mask = game.legal_action_mask & learners_turn
+        return LearnerView(
+            observation=rules.observation(board, n).astype(jnp.float32),
+            action_mask=mask.astype(jnp.int8),
+            reward=reward.astype(jnp.float32),
+            terminated=game.terminated,
+            truncated=game.truncated,
+        )
+
+    def advance(
+        self,
+        learner: LearnerState,
+        action: jax.Array,
+        restart: jax.Array,
+        seat_option: jax.Array,
+        fresh_key: jax.Array,
+    ) -> tuple[LearnerState, LearnerView]:
+        """The learner's `action`, or (where `restart`) a new episode from `fresh_key`; then the
+        opponent's hops until the learner is to move. One function for reset and step, so that
+        each setting compiles once."""
+        played = learner._replace(game=self.env.step(learner.game, action))
+        start = tree_where(restart, self._fresh(fresh_key, seat_option), played)
+        reward = jnp.where(restart, 0.0, played.game.rewards[learner.seat])
+        learner, opponent_reward = self._opponent_turns(start)
+        return learner, self.view(learner, reward + opponent_reward)
+
+    def autoreset_step(
+        self,
+        learner: LearnerState,
+        action: jax.Array,
+        needs_reset: jax.Array,
+        seat_option: jax.Array,
+    ) -> tuple[LearnerState, LearnerView]:
+        """NEXT_STEP autoreset: a game that ended last step restarts and ignores `action`.
+
+        A continuing game keeps its key, so its hops match `advance` exactly; a new episode takes
+        a key folded from the finished one's.
+        """
+        fresh_key = jax.random.fold_in(learner.key, 1)
+        return self.advance(learner, action, needs_reset, seat_option, fresh_key)
+
+    def placeholder(self) -> LearnerState:
+        """A LearnerState of the right shapes, for the first `advance(..., restart=True)`."""
+        return LearnerState(self.env.reset(jax.random.key(0)), jnp.int32(0), jax.random.key(0))
+
+
+_LEARNER_GAMES: dict[tuple[str, Any], LearnerGame] = {}
+_COMPILED: dict[tuple[str, Any, str], Callable] = {}
+
+
+def _learner_game(env: Checkers, opponent: str | Callable) -> LearnerGame:
+    """The LearnerGame of one setting (cached, so its jitted functions are shared)."""
+    cache_key = (repr(env), opponent)
+    if cache_key not in _LEARNER_GAMES:
+        act = make_agent(opponent, env) if isinstance(opponent, str) else opponent
+        if not callable(act):
+            raise ValueError(
+                f"opponent must be an agent spec or an act(state, key) function, got {opponent!r}"
+            )
+        _LEARNER_GAMES[cache_key] = LearnerGame(env, act)
+    return _LEARNER_GAMES[cache_key]
+
+
+def _compiled(game: LearnerGame, kind: str) -> Callable:
+    """`advance` jitted ("single"), or `autoreset_step` vmapped and jitted ("batched")."""
+    cache_key = (repr(game.env), game.opponent, kind)
+    if cache_key not in _COMPILED:
+        if kind == "single":
+            _COMPILED[cache_key] = jax.jit(game.advance)
+        else:
+            _COMPILED[cache_key] = jax.jit(jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None)))
+    return _COMPILED[cache_key]
+
+
+def _seat_option(learner_seat: int | str) -> int:
+    if learner_seat == "random":
+        return RANDOM_SEAT
+    if learner_seat in (0, 1) and not isinstance(learner_seat, bool):
+        return int(learner_seat)
+    raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+
+
+def _spaces(env: Checkers, observation_type: str) -> tuple[spaces.Space, spaces.Discrete]:
+    n = env.board_size
+    planes = spaces.Box(low=0.0, high=1.0, shape=(n, n, 4), dtype=np.float32)
+    mask = spaces.Box(low=0, high=1, shape=(env.num_actions,), dtype=np.int8)
+    if observation_type == "box":
+        observation_space = planes
+    elif observation_type == "dict":
+        observation_space = spaces.Dict({"observation": planes, "action_mask": mask})
+    else:
+        raise ValueError(f"observation_type must be 'box' or 'dict', got {observation_type!r}")
+    return observation_space, spaces.Discrete(env.num_actions)
+
+
+class CheckersEnv(gymnasium.Env):
+    """One learner against an opponent agent; see the module docstring for rules and options."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 2}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        opponent: str | Callable = "random",
+        learner_seat: int | str = "random",
+        observation_type: str = "box",
+        **options,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.jax_env = _env_from_options(**options)
+        self.observation_type = observation_type
+        self.observation_space, self.action_space = _spaces(self.jax_env, observation_type)
+        self._seat_option = _seat_option(learner_seat)
+        self.learner_game = _learner_game(self.jax_env, opponent)
+        self._advance = _compiled(self.learner_game, "single")
+        self._learner: LearnerState | None = None
+        self._over = True
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        seat = self._seat_option
+        if "learner_seat" in options:
+            seat = _seat_option(options["learner_seat"])
+        key = jax.random.key(int(self.np_random.integers(2**31)))
+        previous = self.learner_game.placeholder() if self._learner is None else self._learner
+        self._learner, view = self._advance(previous, np.int32(0), True, np.int32(seat), key)
+        observation, _, _, _, info = self._answer(view)
+        return observation, info
+
+    def step(self, action):
+        if self._learner is None or self._over:
+            raise RuntimeError("the episode is over (or never began); call reset() first")
+        action = np.int32(checked_action(action, self.jax_env.num_actions))
+        self._learner, view = self._advance(
+            self._learner, action, False, np.int32(self._seat_option), self._learner.key
+        )
+        return self._answer(view)
+
+    def _answer(self, view: LearnerView):
+        view = jax.device_get(view)
+        self._over = bool(view.terminated) or bool(view.truncated)
+        info = {"action_mask": view.action_mask, "learner_seat": int(self._learner.seat)}
+        observation = view.observation
+        if self.observation_type == "dict":
+            observation = {"observation": observation, "action_mask": view.action_mask}
+        if self.render_mode == "human":
+            self.render()
+        reward = float(view.reward)
+        return observation, reward, bool(view.terminated), bool(view.truncated), info
+
+    @property
+    def state(self) -> CheckersState:
+        """The JAX State of the current game (host arrays)."""
+        return jax.device_get(self._learner.game)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        if self._learner is None:
+            return None
+        text = render.render_text(self.state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
+class CheckersVectorEnv(VectorEnv):
+    """`num_envs` learners against the opponent, batched in JAX; numpy in and out.
+
+    Same options as `CheckersEnv` (the module docstring lists them); NEXT_STEP autoreset.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        opponent: str | Callable = "random",
+        learner_seat: int | str = "random",
+        observation_type: str = "box",
+        render_mode: str | None = None,
+        **options,
+    ):
+        if render_mode is not None:
+            raise ValueError("CheckersVectorEnv does not render; use CheckersEnv to watch a game")
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.num_envs = int(num_envs)
+        self.render_mode = None
+        self.jax_env = _env_from_options(**options)
+        self.observation_type = observation_type
+        self.single_observation_space, self.single_action_space = _spaces(
+            self.jax_env, observation_type
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._seat_option = np.int32(_seat_option(learner_seat))
+        self.learner_game = _learner_game(self.jax_env, opponent)
+        self._autoreset_step = _compiled(self.learner_game, "batched")
+        self._learners: LearnerState | None = None
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """All games anew. `seed`: one int (split into one key per game), a list, or None."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
+            super().reset(seed=None if seed[0] is None else int(seed[0]))
+            keys = jnp.stack([jax.random.key(int(s)) for s in seed])
+        else:
+            super().reset(seed=seed)
+            root = jax.random.key(int(self.np_random.integers(2**31)))
+            keys = jax.random.split(root, self.num_envs)
+        # Every game restarts; autoreset_step folds each game's key, so the keys are set first.
+        if self._learners is None:
+            self._learners = jax.vmap(lambda _: self.learner_game.placeholder())(keys)
+        self._learners = self._learners._replace(key=keys)
+        restart = np.ones(self.num_envs, dtype=bool)
+        zeros = np.zeros(self.num_envs, dtype=np.int32)
+        self._learners, view = self._autoreset_step(
+            self._learners, zeros, restart, self._seat_option
+        )
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        observation, _, _, _, info = self._answer(view)
+        return observation, info
+
+    def step(self, actions):
+        if self._learners is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} ints, got shape {actions.shape}, {actions.dtype}"
+            )
+        if ((actions < 0) | (actions >= self.jax_env.num_actions)).any():
+            raise ValueError(f"actions must lie in [0, {self.jax_env.num_actions})")
+        self._learners, view = self._autoreset_step(
+            self._learners, actions.astype(np.int32), self._needs_reset, self._seat_option
+        )
+        return self._answer(view)
+
+    def _answer(self, view: LearnerView):
+        view = jax.device_get(view)
+        self._needs_reset = view.terminated | view.truncated
+        everywhere = np.ones(self.num_envs, dtype=bool)
+        info = {
+            "action_mask": view.action_mask,
+            "_action_mask": everywhere,
+            "learner_seat": np.asarray(jax.device_get(self._learners.seat)),
+            "_learner_seat": everywhere,
+        }
+        observation = view.observation
+        if self.observation_type == "dict":
+            observation = {"observation": observation, "action_mask": view.action_mask}
+        return observation, view.reward.astype(np.float64), view.terminated, view.truncated, info
+
+    @property
+    def state(self) -> CheckersState:
+        """The batched JAX State of all games (on device)."""
+        return self._learners.game
+
+
+def register() -> None:
+    """Registers `jaxcheckers/Checkers-v0` (single and vector entry points) with Gymnasium."""
+    if ENV_ID in gymnasium.registry:
+        return
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="jaxcheckers.adapters.gymnasium:CheckersEnv",
+        vector_entry_point="jaxcheckers.adapters.gymnasium:CheckersVectorEnv",
+    )
+
+
+register()
