@@ -430,7 +430,8 @@ class ReferenceCheckers:
         # over before it began, so nobody is rewarded. With "pass" the other
         # side takes over if it can move.
         if not self._has_moves(self.player):
-            if self.no_moves == "pass" and self._has_moves(1 - self.player):
+            if (self.no_moves == "pass" and self._has_pieces(self.player)
+                    and self._has_moves(1 - self.player)):
                 self.player = 1 - self.player
             else:
                 self.terminated = True
@@ -444,6 +445,10 @@ class ReferenceCheckers:
     @property
     def game_over(self) -> bool:
         return self.terminated or self.truncated
+
+    def _has_pieces(self, player: int) -> bool:
+        sign = 1 if player == 0 else -1
+        return any(value * sign > 0 for row in self.board for value in row)
 
     def _has_moves(self, player: int) -> bool:
         # Only ever asked at a turn boundary, so no jumper applies.
@@ -545,7 +550,8 @@ class ReferenceCheckers:
         self.jumper = None
         self.player = 1 - just_moved
         if not self._has_moves(self.player):
-            if self.no_moves == "lose":
+            # Losing every piece loses in both variants; only a blocked side passes.
+            if self.no_moves == "lose" or not self._has_pieces(self.player):
                 self.terminated = True
                 self.rewards[self.player] = -1.0
                 self.rewards[just_moved] = +1.0

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env
+from jaxcheckers.core import Env, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -39,8 +39,9 @@ class Checkers(Env):
 
     Options (keyword-only):
         board_size: even, 4 to 16 (default 8).
-        no_moves: "lose" (default; tournament rule) or "pass" (the side with no move passes; the
-            game is drawn when neither side can move).
+        no_moves: "lose" (default; tournament rule) or "pass" (a side that still has pieces but
+            no move passes; the game is drawn when neither side can move; a side with no pieces
+            left loses in both).
         forty_move_draw: draw after 80 plies without a capture or a man move (default True).
         repetition_draw: draw when a position recurs for the third time, same side to move
             (default True). Looks back over the whole stretch since the last irreversible move
@@ -122,7 +123,7 @@ class Checkers(Env):
             history_player=jnp.zeros(self.history_length, jnp.int32),
         )
         if self.no_moves == "pass":
-            state = self._pass_if_stuck(state)
+            state = tree_where((board > 0).any(), self._pass_if_stuck(state), state)
         return self._record(state)._replace(terminated=~state.legal_action_mask.any())
 
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
@@ -143,9 +144,7 @@ class Checkers(Env):
         )
         irreversible = hop.captured | hop.man_moved
         turn_over = self._end_turn(mid_capture, irreversible, winner=state.current_player)
-        next_state = jax.tree.map(
-            lambda a, b: jnp.where(continues, a, b), mid_capture, turn_over
-        )
+        next_state = tree_where(continues, mid_capture, turn_over)
         return next_state._replace(observation=rules.observation(next_state.board, n))
 
     # -- turn bookkeeping: the loss without moves, passes, and the two draw rules ----------------
@@ -157,13 +156,15 @@ class Checkers(Env):
         quiet = jnp.where(irreversible, 0, state.quiet_plies + 1)
         state = state._replace(quiet_plies=quiet)
 
+        # Losing every piece loses in both variants; a side that is only blocked passes in "pass".
+        lost = ~(state.board > 0).any()
         if self.no_moves == "pass":
-            state = self._pass_if_stuck(state)
-            stuck = ~state.legal_action_mask.any()  # neither side can move: a draw
-            rewards = jnp.zeros(2, jnp.float32)
+            state = tree_where(lost, state, self._pass_if_stuck(state))
+            drawn = ~lost & ~state.legal_action_mask.any()  # neither side can move
         else:
-            stuck = ~state.legal_action_mask.any()  # the player to move has lost
-            rewards = jnp.where(stuck, jnp.where(jnp.arange(2) == winner, 1.0, -1.0), 0.0)
+            lost = ~state.legal_action_mask.any()
+            drawn = jnp.bool_(False)
+        rewards = jnp.where(lost, jnp.where(jnp.arange(2) == winner, 1.0, -1.0), 0.0)
 
         state = self._record(state)
         same = (state.history == rules.king_key(state.board, n)).all(axis=-1)
@@ -171,12 +172,11 @@ class Checkers(Env):
         recorded = jnp.arange(self.history_length) <= quiet
         repeated = (same & recorded).sum() >= 3
 
-        drawn = jnp.bool_(False)
         if self.repetition_draw:
             drawn |= repeated
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
-        terminated = stuck | drawn
+        terminated = lost | drawn
         return state._replace(
             rewards=rewards.astype(jnp.float32),
             terminated=terminated,

@@ -1,0 +1,1 @@
+"""The jaxcheckers test suite (a package, so `tests.reference` never resolves to a stray site-packages `tests`)."""

@@ -1,0 +1,291 @@
+"""The PPO trainer: GAE against hand-computed values, the masked policy, the losses, the
+trainer (opponents, checkpoint/resume, several devices) and a tiny run that learns."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxcheckers.tictactoe import TicTacToe
+from training.advantages import self_play_gae
+from training.checkpoints import RunCheckpoints, load_params, write_config
+from training.config import TrainConfig, config_from_json, config_to_json, preset
+from training.losses import clipped_surrogate, value_loss
+from training.networks import (
+    masked_entropy,
+    masked_log_prob,
+    sample_action,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+
+# -- GAE ------------------------------------------------------------------------------------------
+# One stream of five steps. Player 0 moves (t0); player 1 captures and must jump again (t1, same
+# mover next), then wins with its second hop (t2, terminal +1). A new game starts: player 0 (t3),
+# player 1 (t4); after t4 it is player 0's turn, whose value is the bootstrap 0.6.
+VALUES = np.array([0.1, 0.2, 0.3, 0.4, 0.5], np.float32)
+REWARDS = np.array([0.0, 0.0, 1.0, 0.0, 0.0], np.float32)
+NEXT_VALUES = np.array([0.2, 0.3, 0.4, 0.5, 0.6], np.float32)  # v_{t+1}; the bootstrap last
+SAME_MOVER = np.array([False, True, False, False, False])
+TERMINATED = np.array([False, False, True, False, False])
+
+
+def _gae(gamma, lam, terminated=TERMINATED, episode_end=TERMINATED, next_values=NEXT_VALUES):
+    return self_play_gae(
+        jnp.asarray(VALUES),
+        jnp.asarray(REWARDS),
+        jnp.asarray(next_values),
+        jnp.asarray(SAME_MOVER),
+        jnp.asarray(terminated),
+        jnp.asarray(episode_end),
+        gamma=gamma,
+        gae_lambda=lam,
+    )
+
+
+def test_gae_matches_hand_computed_values_with_a_multi_jump_and_a_game_end():
+    # gamma = 0.9, lambda = 0.5, so gamma * lambda = 0.45. Worked by hand, from the end:
+    # t4: delta = 0 + 0.9 * (-1) * 0.6 - 0.5 = -1.04                  A = -1.04
+    # t3: delta = 0 + 0.9 * (-1) * 0.5 - 0.4 = -0.85                  A = -0.85 + 0.45*(-1)*(-1.04) = -0.382
+    # t2: delta = 1 - 0.3 = 0.7 (terminal: no bootstrap, no trace)    A = 0.7
+    # t1: delta = 0 + 0.9 * (+1) * 0.3 - 0.2 = 0.07 (same mover)      A = 0.07 + 0.45*0.7 = 0.385
+    # t0: delta = 0 + 0.9 * (-1) * 0.2 - 0.1 = -0.28                  A = -0.28 - 0.45*0.385 = -0.45325
+    advantages, returns = _gae(0.9, 0.5)
+    expected = np.array([-0.45325, 0.385, 0.7, -0.382, -1.04], np.float32)
+    np.testing.assert_allclose(advantages, expected, atol=1e-6)
+    np.testing.assert_allclose(returns, expected + VALUES, atol=1e-6)
+
+
+def test_gae_with_lambda_one_gives_the_terminal_reward_to_both_players_last_moves():
+    # Monte-Carlo returns: the winner's hops get +1 and +0.9 (the second hop's win, discounted
+    # once to the first hop, same sign); the loser's last move t0 gets -0.9**2.
+    _, returns = _gae(0.9, 1.0)
+    np.testing.assert_allclose(returns[:3], [-0.81, 0.9, 1.0], atol=1e-6)
+
+
+def test_gae_bootstraps_a_truncated_game_from_its_last_state_and_stops_the_trace():
+    # As if the game were cut (truncated, not terminated) at t2, whose last state, player 0 to
+    # move, is worth 0.25 to player 0: t2 bootstraps -0.9*0.25 and nothing flows back from t3.
+    next_values = NEXT_VALUES.copy()
+    next_values[2] = 0.25
+    no_terminal = np.zeros(5, bool)
+    advantages, _ = _gae(0.9, 0.5, terminated=no_terminal, episode_end=TERMINATED,
+                         next_values=next_values)
+    assert advantages[2] == pytest.approx(1.0 - 0.9 * 0.25 - 0.3, abs=1e-6)
+    assert advantages[3] == pytest.approx(-0.382, abs=1e-6)
+
+
+def test_gae_handles_a_batch_dimension_like_separate_streams():
+    values = jnp.stack([jnp.asarray(VALUES), jnp.asarray(VALUES[::-1])], axis=1)
+    stacked = self_play_gae(
+        values,
+        jnp.stack([jnp.asarray(REWARDS)] * 2, axis=1),
+        jnp.stack([jnp.asarray(NEXT_VALUES)] * 2, axis=1),
+        jnp.stack([jnp.asarray(SAME_MOVER)] * 2, axis=1),
+        jnp.stack([jnp.asarray(TERMINATED)] * 2, axis=1),
+        jnp.stack([jnp.asarray(TERMINATED)] * 2, axis=1),
+        gamma=0.9,
+        gae_lambda=0.5,
+    )[0]
+    np.testing.assert_allclose(stacked[:, 0], _gae(0.9, 0.5)[0], atol=1e-6)
+
+
+# -- the masked policy ----------------------------------------------------------------------------
+
+
+def test_sampling_never_picks_an_illegal_action_in_a_million_draws():
+    key_logits, key_mask, key_sample = jax.random.split(jax.random.PRNGKey(0), 3)
+    num_actions, rows = 32, 1000
+    # Large logits favour the illegal actions: masking must still win.
+    logits = 50.0 * jax.random.normal(key_logits, (rows, num_actions))
+    mask = jax.random.bernoulli(key_mask, 0.1, (rows, num_actions))
+    mask = mask.at[:, 0].set(~mask[:, 1:].any(axis=1) | mask[:, 0])  # at least one legal action
+    keys = jax.random.split(key_sample, 1000)
+    draws = jax.jit(jax.vmap(lambda k: sample_action(k, logits, mask)))(keys)  # [1000, rows]
+    assert draws.size == 10**6
+    assert bool(jnp.take_along_axis(mask, draws.T, axis=1).all())
+
+
+def test_masked_policy_gives_illegal_actions_no_probability_no_gradient_and_no_nan():
+    logits = jnp.array([[3.0, -1.0, 2.0, 0.5], [1.0, 2.0, 3.0, 4.0]])
+    mask = jnp.array([[True, False, True, False], [False, False, False, False]])
+
+    def objective(logits):
+        return (
+            masked_log_prob(logits, mask, jnp.array([0, 1])).sum()
+            + masked_entropy(logits, mask).sum()
+        )
+
+    value, grads = jax.value_and_grad(objective)(logits)
+    assert bool(jnp.isfinite(value)) and bool(jnp.isfinite(grads).all())
+    assert bool((grads[0, ~mask[0]] == 0).all())
+    probs = jnp.exp(masked_log_prob(logits[:1].repeat(4, 0), mask[:1].repeat(4, 0), jnp.arange(4)))
+    np.testing.assert_allclose(probs, [0.7310586, 0.0, 0.2689414, 0.0], atol=1e-6)
+
+
+def test_entropy_is_over_the_legal_actions_only():
+    mask = jnp.array([True, True, True, False, False])
+    assert float(masked_entropy(jnp.zeros(5), mask)) == pytest.approx(np.log(3.0), abs=1e-6)
+
+
+# -- the losses -----------------------------------------------------------------------------------
+
+
+def test_clipped_surrogate_takes_the_pessimistic_side_of_the_clip():
+    # ratio 1.5 with A = +1 is clipped to 1.2; ratio 0.5 with A = -1 is clipped to 0.8, but the
+    # unclipped -0.5 is lower... min(0.5*-1, 0.8*-1) = -0.8; mean of (1.2, -0.8) = 0.2.
+    loss = clipped_surrogate(
+        jnp.log(jnp.array([1.5, 0.5])), jnp.zeros(2), jnp.array([1.0, -1.0]), 0.2
+    )
+    assert float(loss) == pytest.approx(-0.2, abs=1e-6)
+    assert float(value_loss(jnp.array([1.0, 0.0]), jnp.array([0.0, 0.0]))) == pytest.approx(0.25)
+
+
+# -- config ---------------------------------------------------------------------------------------
+
+
+def test_config_round_trips_through_json_and_rejects_bad_values():
+    config = preset("quick", env_options={"board_size": 6}, hidden_sizes=(32, 16))
+    assert config_from_json(config_to_json(config)) == config
+    with pytest.raises(ValueError):
+        TrainConfig(num_envs=10, num_minibatches=4)
+    with pytest.raises(ValueError):
+        TrainConfig(lr_schedule="exponential")
+
+
+# -- the trainer ----------------------------------------------------------------------------------
+
+TINY = TrainConfig(
+    game="tictactoe",
+    num_envs=16,
+    rollout_length=8,
+    total_steps=16 * 8 * 4,
+    num_minibatches=2,
+    num_epochs=2,
+    hidden_sizes=(32,),
+)
+
+
+@functools.cache
+def _trainer(**changes):
+    from training.ppo import make_trainer
+
+    return make_trainer(TINY.replace(**changes), env=TicTacToe())
+
+
+@functools.cache
+def _initial_state(**changes):
+    return jax.jit(_trainer(**changes).init)(jax.random.PRNGKey(3))
+
+
+def test_an_update_changes_the_parameters_and_reports_finite_losses():
+    trainer = _trainer()
+    state = _initial_state()
+    new_state, metrics = trainer.run_updates(jax.tree.map(jnp.copy, state), 1)
+    assert int(new_state.update_step) == 1
+    assert all(bool(jnp.isfinite(v).all()) for v in metrics.values())
+    changed = jax.tree.map(lambda a, b: bool((a != b).any()), state.params, new_state.params)
+    assert any(jax.tree.leaves(changed))
+
+
+def test_opponent_games_always_hand_the_learner_its_own_seat():
+    # Half the games against random; the learner takes seat 0 in even games, seat 1 in odd ones,
+    # so after every update the opponent must have replied (or opened) in all of them.
+    trainer = _trainer(opponent_fraction=0.5, opponents=("random", "snapshot"))
+    state = jax.tree.map(
+        jnp.copy, _initial_state(opponent_fraction=0.5, opponents=("random", "snapshot"))
+    )
+    for _ in range(2):
+        state, metrics = trainer.run_updates(state, 1)
+        players = np.asarray(state.env_state.current_player[:8])
+        np.testing.assert_array_equal(players, np.arange(8) % 2)
+        assert int(metrics["games"][0]) > 0
+
+
+def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path):
+    trainer = _trainer()
+    start = _initial_state()
+    uninterrupted = start
+    for _ in range(2):
+        uninterrupted, _ = trainer.run_updates(jax.tree.map(jnp.copy, uninterrupted), 1)
+
+    halfway, _ = trainer.run_updates(jax.tree.map(jnp.copy, start), 1)
+    write_config(tmp_path, TINY)
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, halfway)
+    restored = checkpoints.restore_state(jax.tree.map(jnp.zeros_like, start))
+    checkpoints.close()
+    assert int(restored.update_step) == 1
+    resumed, _ = trainer.run_updates(restored, 1)
+
+    same = jax.tree.map(lambda a, b: bool((a == b).all()), uninterrupted, resumed)
+    assert all(jax.tree.leaves(same))
+
+    # The saved params also load on their own, for play and the arena.
+    params, _, config = load_params(tmp_path)
+    assert config == TINY
+    same_params = jax.tree.map(lambda a, b: bool((a == b).all()), params, halfway.params)
+    assert all(jax.tree.leaves(same_params))
+
+
+FOUR_DEVICES = textwrap.dedent(
+    """
+    import jax, jax.numpy as jnp
+    from jaxcheckers.tictactoe import TicTacToe
+    from training.config import TrainConfig
+    from training.ppo import make_trainer
+    assert jax.device_count() == 4, jax.devices()
+    config = TrainConfig(game="tictactoe", num_envs=16, rollout_length=8, total_steps=256,
+                         num_minibatches=2, num_epochs=1, hidden_sizes=(32,))
+    trainer = make_trainer(config, env=TicTacToe())
+    state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+    new_state, metrics = trainer.run_updates(state, 2)
+    assert len(new_state.env_state.current_player.sharding.device_set) == 4
+    leaf = jax.tree.leaves(new_state.params)[0]
+    assert leaf.sharding.is_fully_replicated
+    assert bool(jnp.isfinite(metrics["loss"]).all())
+    moved = [bool((a != b).any()) for a, b in
+             zip(jax.tree.leaves(state.params), jax.tree.leaves(new_state.params))]
+    assert any(moved)
+    print("OK", int(metrics["games"].sum()))
+    """
+)
+
+
+def test_training_runs_sharded_over_four_forced_cpu_devices():
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4",
+               JAX_PLATFORMS="cpu")
+    result = subprocess.run(
+        [sys.executable, "-c", FOUR_DEVICES], cwd=REPO, env=env, capture_output=True, text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.startswith("OK")
+
+
+@pytest.mark.slow
+def test_a_tiny_tictactoe_run_improves_its_win_rate_against_random():
+    from jaxcheckers.agents import make_agent
+    from training.evaluation import make_policy_evaluator, summarize
+    from training.ppo import make_trainer
+
+    env = TicTacToe()
+    config = TINY.replace(num_envs=64, rollout_length=16, total_steps=64 * 16 * 60,
+                          num_minibatches=4, num_epochs=4, learning_rate=3e-3, hidden_sizes=(64,))
+    trainer = make_trainer(config, env=env)
+    evaluate = make_policy_evaluator(env, trainer.network.apply, make_agent("random", env), 400)
+    state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+    before = summarize(evaluate(state.params, jax.random.PRNGKey(1)))
+    state, _ = trainer.run_updates(state, config.num_updates)
+    after = summarize(evaluate(state.params, jax.random.PRNGKey(1)))
+    assert after.win_rate > before.win_rate + 0.1, (before, after)
+    assert after.losses < before.losses
