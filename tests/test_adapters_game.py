@@ -91,7 +91,9 @@ def test_a_capture_cannot_go_on_after_the_turn_passed():
 
 
 def test_a_position_with_the_mover_stuck_is_over_and_lost():
-    stuck = Game.from_board(["....", "....", "b...", ".W.."][::-1], player=1)
+    # White's king in the corner, hemmed in by black men it cannot jump.
+    drawing = [".W....", "b.b...", "...b..", "......", "......", "......"]
+    stuck = Game.from_board(drawing, player=1)
     assert stuck.is_over and stuck.legal_moves() == []
     assert stuck.result == (1.0, -1.0) and stuck.winner == 0
     with pytest.raises(ValueError, match="over"):
@@ -113,7 +115,9 @@ def test_play_game_agrees_step_for_step_with_the_jax_core():
     step = compiled_step(env)
     act = jax.jit(random_agent)
     for seed in range(3):
-        finished = play_game(["random", random_agent], Game.new(board_size=6), key=jax.random.key(seed))
+        finished = play_game(
+            ["random", random_agent], Game.new(board_size=6), key=jax.random.key(seed)
+        )
         # The core, driven the way play_game documents it: one key split per hop.
         state, key = env.reset(jax.random.key(0)), jax.random.key(seed)
         for move in finished.moves:
@@ -139,5 +143,8 @@ def test_fen_round_trip_when_the_fen_module_exists():
     again = Game.from_fen(game.fen())
     np.testing.assert_array_equal(again.board, game.board)
     assert again.current_player == game.current_player
-    with pytest.raises(ValueError):
-        Game.from_fen("this is not FEN")
+    six = Game.from_fen("W:W10,K12:B1", board_size=6)
+    assert six.current_player == 1 and six.board[3, 4] == -2 and six.board[0, 1] == 1
+    for malformed in ("this is not FEN", "B:W40:B1", "X:W10:B1"):
+        with pytest.raises(ValueError):
+            Game.from_fen(malformed)

@@ -1,6 +1,6 @@
 """One game of checkers as a plain Python object, for people who want a game, not a tensor.
 
-    game = Game.new()                       # or Game.from_board(drawing, player=1), from_fen
+    game = Game.new()                       # or Game.from_board(drawing, player=1), from_fen(text)
     print(game)                             # the board, black at the top, and who is to move
     game.legal_moves()                      # [Move(start=9, end=13, captured=None, ...), ...]
     game = game.play("11-15")               # a Move, its notation, or an action id
@@ -156,11 +156,13 @@ class Game:
         return cls(env, positions.from_board(env, board, player=player, jumper=jumper))
 
     @classmethod
-    def from_fen(cls, text: str, **options) -> Game:
-        """A position from a FEN string, read by `jaxcheckers.checkers.fen.from_fen`."""
-        fen = _fen_module()
-        env = _env_from_options(board_size=fen_board_size(text), **options)
-        return cls(env, fen.from_fen(env, text))
+    def from_fen(cls, text: str, board_size: int = 8, **options) -> Game:
+        """A position from FEN text (`jaxcheckers.checkers.fen`); FEN does not say the size.
+
+        A position in the middle of a capture has no FEN; use `from_board(..., jumper=)`.
+        """
+        board, player = _fen_module().fen_to_board(text, board_size)
+        return cls.from_board(board, player=player, **options)
 
     @classmethod
     def from_state(cls, state: CheckersState, env: Checkers) -> Game:
@@ -303,8 +305,8 @@ class Game:
         return dataclasses.replace(self)
 
     def fen(self) -> str:
-        """The position as FEN text (`jaxcheckers.checkers.fen.to_fen`)."""
-        return _fen_module().to_fen(self.state)
+        """The position as FEN text (`jaxcheckers.checkers.fen.state_to_fen`)."""
+        return _fen_module().state_to_fen(self.state)
 
     def __str__(self) -> str:
         return render.render_text(self.state)
@@ -328,13 +330,6 @@ def _fen_module():
             "FEN support needs jaxcheckers.checkers.fen, which is not installed"
         ) from error
     return fen
-
-
-def fen_board_size(text: str) -> int:
-    """The board size a FEN string is written for (the FEN module's reader, default 8)."""
-    fen = _fen_module()
-    reader = getattr(fen, "board_size", None)
-    return int(reader(text)) if callable(reader) else 8
 
 
 # -- a whole game -----------------------------------------------------------------------------
