@@ -54,11 +54,11 @@ def _gae(gamma, lam, terminated=TERMINATED, episode_end=TERMINATED, next_values=
 
 def test_gae_matches_hand_computed_values_with_a_multi_jump_and_a_game_end():
     # gamma = 0.9, lambda = 0.5, so gamma * lambda = 0.45. Worked by hand, from the end:
-    # t4: delta = 0 + 0.9 * (-1) * 0.6 - 0.5 = -1.04                  A = -1.04
-    # t3: delta = 0 + 0.9 * (-1) * 0.5 - 0.4 = -0.85                  A = -0.85 + 0.45*(-1)*(-1.04) = -0.382
-    # t2: delta = 1 - 0.3 = 0.7 (terminal: no bootstrap, no trace)    A = 0.7
-    # t1: delta = 0 + 0.9 * (+1) * 0.3 - 0.2 = 0.07 (same mover)      A = 0.07 + 0.45*0.7 = 0.385
-    # t0: delta = 0 + 0.9 * (-1) * 0.2 - 0.1 = -0.28                  A = -0.28 - 0.45*0.385 = -0.45325
+    # t4: delta = 0 + 0.9*(-1)*0.6 - 0.5 = -1.04           A = -1.04
+    # t3: delta = 0 + 0.9*(-1)*0.5 - 0.4 = -0.85           A = -0.85 + 0.45*(-1)*(-1.04) = -0.382
+    # t2: delta = 1 - 0.3 = 0.7 (terminal: no bootstrap)   A = 0.7 (the trace stops here)
+    # t1: delta = 0 + 0.9*(+1)*0.3 - 0.2 = 0.07 (same)     A = 0.07 + 0.45*0.7 = 0.385
+    # t0: delta = 0 + 0.9*(-1)*0.2 - 0.1 = -0.28           A = -0.28 - 0.45*0.385 = -0.45325
     advantages, returns = _gae(0.9, 0.5)
     expected = np.array([-0.45325, 0.385, 0.7, -0.382, -1.04], np.float32)
     np.testing.assert_allclose(advantages, expected, atol=1e-6)
@@ -78,8 +78,9 @@ def test_gae_bootstraps_a_truncated_game_from_its_last_state_and_stops_the_trace
     next_values = NEXT_VALUES.copy()
     next_values[2] = 0.25
     no_terminal = np.zeros(5, bool)
-    advantages, _ = _gae(0.9, 0.5, terminated=no_terminal, episode_end=TERMINATED,
-                         next_values=next_values)
+    advantages, _ = _gae(
+        0.9, 0.5, terminated=no_terminal, episode_end=TERMINATED, next_values=next_values
+    )
     assert advantages[2] == pytest.approx(1.0 - 0.9 * 0.25 - 0.3, abs=1e-6)
     assert advantages[3] == pytest.approx(-0.382, abs=1e-6)
 
@@ -141,8 +142,8 @@ def test_entropy_is_over_the_legal_actions_only():
 
 
 def test_clipped_surrogate_takes_the_pessimistic_side_of_the_clip():
-    # ratio 1.5 with A = +1 is clipped to 1.2; ratio 0.5 with A = -1 is clipped to 0.8, but the
-    # unclipped -0.5 is lower... min(0.5*-1, 0.8*-1) = -0.8; mean of (1.2, -0.8) = 0.2.
+    # ratio 1.5 with A = +1: min(1.5, 1.2) = 1.2. ratio 0.5 with A = -1: min(-0.5, -0.8) = -0.8.
+    # The loss is minus the mean of (1.2, -0.8), that is -0.2.
     loss = clipped_surrogate(
         jnp.log(jnp.array([1.5, 0.5])), jnp.zeros(2), jnp.array([1.0, -1.0]), 0.2
     )
@@ -248,7 +249,7 @@ FOUR_DEVICES = textwrap.dedent(
                          num_minibatches=2, num_epochs=1, hidden_sizes=(32,))
     trainer = make_trainer(config, env=TicTacToe())
     state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
-    new_state, metrics = trainer.run_updates(state, 2)
+    new_state, metrics = trainer.run_updates(jax.tree.map(jnp.copy, state), 2)
     assert len(new_state.env_state.current_player.sharding.device_set) == 4
     leaf = jax.tree.leaves(new_state.params)[0]
     assert leaf.sharding.is_fully_replicated
@@ -262,10 +263,15 @@ FOUR_DEVICES = textwrap.dedent(
 
 
 def test_training_runs_sharded_over_four_forced_cpu_devices():
-    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4",
-               JAX_PLATFORMS="cpu")
+    env = dict(
+        os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu"
+    )
     result = subprocess.run(
-        [sys.executable, "-c", FOUR_DEVICES], cwd=REPO, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", FOUR_DEVICES],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -279,8 +285,15 @@ def test_a_tiny_tictactoe_run_improves_its_win_rate_against_random():
     from training.ppo import make_trainer
 
     env = TicTacToe()
-    config = TINY.replace(num_envs=64, rollout_length=16, total_steps=64 * 16 * 60,
-                          num_minibatches=4, num_epochs=4, learning_rate=3e-3, hidden_sizes=(64,))
+    config = TINY.replace(
+        num_envs=64,
+        rollout_length=16,
+        total_steps=64 * 16 * 60,
+        num_minibatches=4,
+        num_epochs=4,
+        learning_rate=3e-3,
+        hidden_sizes=(64,),
+    )
     trainer = make_trainer(config, env=env)
     evaluate = make_policy_evaluator(env, trainer.network.apply, make_agent("random", env), 400)
     state = jax.jit(trainer.init)(jax.random.PRNGKey(0))

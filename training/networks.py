@@ -1,0 +1,111 @@
+"""Actor-critic networks over the mover's-frame observation, and the masked policy.
+
+One network plays both seats: the observation is always in the frame of the player to move, the
+logits are over the env's actions (also in the mover's frame) and the value is that player's
+expected outcome, in [-1, 1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+from training.config import TrainConfig
+
+__all__ = [
+    "MLPActorCritic",
+    "ConvActorCritic",
+    "make_network",
+    "masked_logits",
+    "masked_log_prob",
+    "masked_entropy",
+    "sample_action",
+    "ILLEGAL_LOGIT",
+]
+
+# Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
+ILLEGAL_LOGIT = -1e9
+
+
+class MLPActorCritic(nn.Module):
+    """A shared MLP torso, a linear policy head and a tanh value head."""
+
+    num_actions: int
+    hidden_sizes: Sequence[int] = (256, 256)
+
+    @nn.compact
+    def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """observation [B, *obs_shape] -> logits [B, num_actions], value [B]."""
+        x = observation.reshape(observation.shape[0], -1).astype(jnp.float32)
+        for width in self.hidden_sizes:
+            x = nn.relu(nn.Dense(width)(x))
+        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(x)
+        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(x)
+        return logits, jnp.tanh(value[:, 0])
+
+
+class ConvActorCritic(nn.Module):
+    """Residual 3x3 convolutions over an (H, W, C) board; dense heads (for GPUs)."""
+
+    num_actions: int
+    channels: int = 64
+    blocks: int = 4
+
+    @nn.compact
+    def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """observation [B, H, W, C] -> logits [B, num_actions], value [B]."""
+        x = observation.astype(jnp.float32)
+        x = nn.relu(nn.Conv(self.channels, (3, 3))(x))
+        for _ in range(self.blocks):
+            y = nn.relu(nn.Conv(self.channels, (3, 3))(x))
+            y = nn.Conv(self.channels, (3, 3))(y)
+            x = nn.relu(x + y)
+        x = x.reshape(x.shape[0], -1)
+        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(x)
+        hidden = nn.relu(nn.Dense(self.channels)(x))
+        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(hidden)
+        return logits, jnp.tanh(value[:, 0])
+
+
+def make_network(
+    config: TrainConfig, num_actions: int, observation_shape: tuple[int, ...]
+) -> nn.Module:
+    """The network `config` asks for. The conv network needs a (H, W, C) observation."""
+    if config.network == "conv":
+        if len(observation_shape) != 3:
+            raise ValueError(
+                f"the conv network needs (H, W, C) observations, got {observation_shape}"
+            )
+        return ConvActorCritic(num_actions, config.conv_channels, config.conv_blocks)
+    return MLPActorCritic(num_actions, tuple(config.hidden_sizes))
+
+
+def masked_logits(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+    """Illegal actions get ILLEGAL_LOGIT: zero probability, and (through `where`) zero gradient.
+
+    With no legal action at all the result is uniform rather than NaN.
+    """
+    return jnp.where(legal_action_mask, logits, ILLEGAL_LOGIT)
+
+
+def masked_log_prob(
+    logits: jax.Array, legal_action_mask: jax.Array, action: jax.Array
+) -> jax.Array:
+    """log pi(action) [...] under the masked policy."""
+    log_probs = jax.nn.log_softmax(masked_logits(logits, legal_action_mask), axis=-1)
+    return jnp.take_along_axis(log_probs, action[..., None].astype(jnp.int32), axis=-1)[..., 0]
+
+
+def masked_entropy(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+    """The entropy [...] of the masked policy, summed over the legal actions only."""
+    log_probs = jax.nn.log_softmax(masked_logits(logits, legal_action_mask), axis=-1)
+    terms = jnp.where(legal_action_mask, jnp.exp(log_probs) * log_probs, 0.0)
+    return -terms.sum(axis=-1)
+
+
+def sample_action(key: jax.Array, logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+    """int32 [...]: a legal action drawn from the masked policy."""
+    return jax.random.categorical(key, masked_logits(logits, legal_action_mask)).astype(jnp.int32)

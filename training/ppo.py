@@ -1,0 +1,484 @@
+"""PPO self-play: `make_train(config) -> train(key)`, the whole run under one `jit`.
+
+    train = make_train(TrainConfig(total_steps=1_000_000))
+    final_state, metrics = jax.jit(train)(jax.random.PRNGKey(0))
+
+The loop is purejaxrl's: an update is a `lax.scan` over `rollout_length` batched env steps (with
+auto-reset), GAE (`training.advantages`), then `num_epochs` x `num_minibatches` gradient steps;
+the run is a `lax.scan` over updates. `make_trainer` exposes the pieces (init, one update, a
+jitted chunk of updates) for the CLI, which evaluates, logs and checkpoints between chunks.
+
+Devices: the game batch is laid out along a 1-D mesh axis "data" over the devices given (all
+local devices by default); parameters and optimizer state are replicated. The loss is a mean over
+the whole (sharded) batch, so XLA's partitioner all-reduces the gradients: every device applies the
+same averaged update. On one device the same code runs unchanged. Minibatches are shuffled within
+each device's shard so that the shuffle needs no communication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+import jaxcheckers
+from jaxcheckers.core import step_autoreset
+from training.advantages import self_play_gae
+from training.config import TrainConfig
+from training.losses import Batch, ppo_loss
+from training.networks import make_network, masked_log_prob, sample_action
+
+__all__ = ["TrainState", "Trainer", "make_trainer", "make_train", "make_env", "data_mesh"]
+
+DATA_AXIS = "data"
+MAX_OPPONENT_HOPS = 64  # bound on an opponent's consecutive steps (a multi-jump is a few hops)
+
+
+class TrainState(NamedTuple):
+    params: Any  # network parameters (replicated)
+    opt_state: Any  # optax state (replicated)
+    env_state: Any  # the batch of games, [num_envs, ...] (sharded over "data")
+    key: jax.Array  # uint32 (2,)  raw PRNG key: the rest of the run's randomness
+    update_step: jax.Array  # int32 ()  updates done
+    snapshot_params: Any  # the past parameters the "snapshot" opponent plays with
+
+
+class Transition(NamedTuple):
+    """One batched env step of a rollout; stacked by the scan to [T, num_envs, ...]."""
+
+    observation: jax.Array  # bool/float [B, *obs_shape]  mover's frame
+    legal_action_mask: jax.Array  # bool [B, num_actions]
+    action: jax.Array  # int32 [B]
+    log_prob: jax.Array  # float32 [B]
+    value: jax.Array  # float32 [B]  mover's frame
+    reward: (
+        jax.Array
+    )  # float32 [B]  to the mover (including an opponent's reply that ends the game)
+    same_mover_next: jax.Array  # bool [B]  the next state (or the truncated one) has the same mover
+    terminated: jax.Array  # bool [B]
+    truncated: jax.Array  # bool [B]
+    truncated_value: jax.Array  # float32 [B]  value of a truncated game's last state (else 0)
+    game_length: jax.Array  # int32 [B]  steps of the game that ended here (else 0)
+    first_player_reward: jax.Array  # float32 [B]  player 0's reward at a game end (else 0)
+
+
+class StepOutcome(NamedTuple):
+    """What one move (and, against a fixed opponent, its replies) did to each game."""
+
+    state: Any  # the next state to act on (a fresh game where one ended)
+    reward: jax.Array  # float32 [B]  to `seat`
+    terminated: jax.Array  # bool [B]
+    truncated: jax.Array  # bool [B]
+    last_observation: jax.Array  # [B, *obs]  of the ended game's last state (for truncation)
+    last_player: jax.Array  # int32 [B]  mover of that state
+    game_length: jax.Array  # int32 [B]
+    first_player_reward: jax.Array  # float32 [B]
+
+
+class Trainer(NamedTuple):
+    config: TrainConfig
+    env: Any
+    network: Any
+    mesh: Mesh
+    init: Callable  # key -> TrainState
+    update: Callable  # TrainState -> (TrainState, metrics)   (not jitted)
+    run_updates: Callable  # (TrainState, n) -> (TrainState, metrics stacked [n])   (jitted)
+
+
+def make_env(config: TrainConfig):
+    """The env the config names, through `jaxcheckers.make`."""
+    try:
+        return jaxcheckers.make(config.game, **config.env_options)
+    except ValueError:
+        if config.game != "tictactoe":
+            raise
+        # Until make() lists tic-tac-toe, build it directly.
+        from jaxcheckers.tictactoe import TicTacToe
+
+        return TicTacToe(**config.env_options)
+
+
+def data_mesh(devices=None) -> Mesh:
+    """A 1-D mesh named "data" over `devices` (default: every local device)."""
+    devices = jax.local_devices() if devices is None else devices
+    return Mesh(np.asarray(devices), (DATA_AXIS,))
+
+
+def make_optimizer(config: TrainConfig) -> optax.GradientTransformation:
+    gradient_steps = config.num_updates * config.num_epochs * config.num_minibatches
+    if config.lr_schedule == "linear":
+        schedule = optax.linear_schedule(config.learning_rate, 0.0, gradient_steps)
+    elif config.lr_schedule == "cosine":
+        schedule = optax.cosine_decay_schedule(config.learning_rate, gradient_steps)
+    else:
+        schedule = optax.constant_schedule(config.learning_rate)
+    return optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm),
+        optax.adam(schedule, eps=1e-5),
+    )
+
+
+def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:
+    """One `(params, state, key) -> action` per opponent spec (params: the snapshot's)."""
+    from jaxcheckers.agents import make_agent
+
+    agents = []
+    for spec in config.opponents:
+        if spec == "snapshot":
+
+            def snapshot(params, state, key):
+                logits, _ = network.apply(params, state.observation[None])
+                return sample_action(key, logits[0], state.legal_action_mask)
+
+            agents.append(snapshot)
+        else:
+            agent = make_agent(spec, env)  # ValueError for an unknown spec: fail early
+            agents.append(lambda params, state, key, agent=agent: agent(state, key))
+    return agents
+
+
+def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Trainer:
+    """The trainer's pieces for `config` on `env` (default: the config's game) over `mesh`."""
+    env = make_env(config) if env is None else env
+    mesh = data_mesh() if mesh is None else mesh
+    num_devices = mesh.devices.size
+    if config.num_envs % num_devices:
+        raise ValueError(f"num_envs ({config.num_envs}) must divide over {num_devices} devices")
+    if (config.num_envs // num_devices) % config.num_minibatches:
+        raise ValueError("num_minibatches must divide the games on each device")
+
+    network = make_network(config, env.num_actions, tuple(env.observation_shape))
+    optimizer = make_optimizer(config)
+    batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
+    num_envs = config.num_envs
+
+    def shard_batch(tree):
+        return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, batch_sharding), tree)
+
+    def apply(params, observation):
+        return network.apply(params, observation)
+
+    # -- fixed opponents in the first `num_opponent_envs` games, one contiguous group per spec ---
+    num_opponent_envs = config.num_opponent_envs
+    opponent_agents = _opponent_agents(config, env, network) if num_opponent_envs else []
+    if num_opponent_envs:
+        bounds = np.linspace(0, num_opponent_envs, len(opponent_agents) + 1).astype(int)
+        groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    else:
+        groups = []
+    # The learner's seat in each game: alternating in the opponent games, irrelevant elsewhere.
+    learner_seat = jnp.asarray(np.arange(num_envs) % 2, jnp.int32)
+
+    def batched_step(state, action, key):
+        keys = jax.random.split(key, action.shape[0])
+        return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(state, action, keys)
+
+    def take(tree, start, stop):
+        return jax.tree.map(lambda x: x[start:stop], tree)
+
+    def opponents_act(snapshot_params, state, key):
+        """Actions [K] for the opponent games (each group played by its own agent)."""
+        actions = []
+        for index, (start, stop) in enumerate(groups):
+            agent = opponent_agents[index]
+            group_keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
+            group_state = take(state, start, stop)
+            actions.append(
+                jax.vmap(lambda s, k, agent=agent: agent(snapshot_params, s, k))(
+                    group_state, group_keys
+                )
+            )
+        return jnp.concatenate(actions)
+
+    def opponent_replies(snapshot_params, outcome: StepOutcome, seat, key) -> StepOutcome:
+        """Plays the opponents' moves until the learner is to move in every opponent game.
+
+        Rewards, game ends and the truncated state are credited to the move that led here, unless
+        that move's game had already ended (a reply then opens the next game, e.g. as player 0).
+        """
+
+        def needs_reply(carry):
+            outcome, _, hops = carry
+            return (outcome.state.current_player != seat).any() & (hops < MAX_OPPONENT_HOPS)
+
+        def reply(carry):
+            outcome, key, hops = carry
+            key, act_key, step_key = jax.random.split(key, 3)
+            replying = outcome.state.current_player != seat
+            action = opponents_act(snapshot_params, outcome.state, act_key)
+            stepped = batched_step(outcome.state, action, step_key)
+            state = jax.tree.map(
+                lambda new, old: jnp.where(_expand(replying, new), new, old),
+                stepped.state,
+                outcome.state,
+            )
+            open_game = replying & ~(outcome.terminated | outcome.truncated)
+            ended = open_game & (stepped.final.terminated | stepped.final.truncated)
+            reward = jnp.take_along_axis(stepped.final.rewards, seat[:, None], axis=1)[:, 0]
+            outcome = StepOutcome(
+                state=state,
+                reward=outcome.reward + jnp.where(open_game, reward, 0.0),
+                terminated=outcome.terminated | (open_game & stepped.final.terminated),
+                truncated=outcome.truncated | (open_game & stepped.final.truncated),
+                last_observation=jnp.where(
+                    _expand(ended, stepped.final.observation),
+                    stepped.final.observation,
+                    outcome.last_observation,
+                ),
+                last_player=jnp.where(ended, stepped.final.current_player, outcome.last_player),
+                game_length=jnp.where(ended, stepped.final.step_count, outcome.game_length),
+                first_player_reward=jnp.where(
+                    ended, stepped.final.rewards[:, 0], outcome.first_player_reward
+                ),
+            )
+            return outcome, key, hops + 1
+
+        outcome, _, _ = jax.lax.while_loop(needs_reply, reply, (outcome, key, jnp.int32(0)))
+        return outcome
+
+    def with_opponents(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
+        """`outcome` with the opponent games advanced to the learner's turn."""
+        if not num_opponent_envs:
+            return outcome
+        head = take(outcome, 0, num_opponent_envs)
+        tail = take(outcome, num_opponent_envs, num_envs)
+        head = opponent_replies(snapshot_params, head, learner_seat[:num_opponent_envs], key)
+        return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail)
+
+    def no_outcome(state) -> StepOutcome:
+        zeros = jnp.zeros(num_envs, jnp.float32)
+        falses = jnp.zeros(num_envs, bool)
+        return StepOutcome(
+            state,
+            zeros,
+            falses,
+            falses,
+            state.observation,
+            state.current_player,
+            jnp.zeros(num_envs, jnp.int32),
+            zeros,
+        )
+
+    # -- init -------------------------------------------------------------------------------------
+    def init(key: jax.Array) -> TrainState:
+        net_key, env_key, opp_key, key = jax.random.split(key, 4)
+        env_state = shard_batch(jax.vmap(env.reset)(jax.random.split(env_key, num_envs)))
+        observation = env_state.observation[:1]
+        params = network.init(net_key, observation)
+        # Games where the opponent holds seat 0 start with its move.
+        env_state = with_opponents(params, no_outcome(env_state), opp_key).state
+        return TrainState(
+            params=params,
+            opt_state=optimizer.init(params),
+            env_state=shard_batch(env_state),
+            key=key,
+            update_step=jnp.int32(0),
+            snapshot_params=params,
+        )
+
+    # -- rollout ----------------------------------------------------------------------------------
+    def rollout_step(params, snapshot_params, carry, _):
+        state, key = carry
+        key, act_key, step_key, reply_key = jax.random.split(key, 4)
+        mover = state.current_player
+        logits, value = apply(params, state.observation)
+        action = sample_action(act_key, logits, state.legal_action_mask)
+        log_prob = masked_log_prob(logits, state.legal_action_mask, action)
+
+        stepped = batched_step(state, action, step_key)
+        final = stepped.final
+        ended = final.terminated | final.truncated
+        outcome = StepOutcome(
+            state=stepped.state,
+            reward=jnp.take_along_axis(final.rewards, mover[:, None], axis=1)[:, 0],
+            terminated=final.terminated,
+            truncated=final.truncated,
+            last_observation=final.observation,
+            last_player=final.current_player,
+            game_length=jnp.where(ended, final.step_count, 0),
+            first_player_reward=jnp.where(ended, final.rewards[:, 0], 0.0),
+        )
+        outcome = with_opponents(snapshot_params, outcome, reply_key)
+        next_state = shard_batch(outcome.state)
+
+        # Only a truncated game needs the value of its last state; skip the forward pass unless
+        # some game in the batch was cut.
+        truncated_value = jax.lax.cond(
+            outcome.truncated.any(),
+            lambda: apply(params, outcome.last_observation)[1],
+            lambda: jnp.zeros_like(value),
+        )
+        same_mover_next = jnp.where(
+            outcome.truncated,
+            outcome.last_player == mover,
+            next_state.current_player == mover,
+        )
+        transition = Transition(
+            observation=state.observation,
+            legal_action_mask=state.legal_action_mask,
+            action=action,
+            log_prob=log_prob,
+            value=value,
+            reward=outcome.reward,
+            same_mover_next=same_mover_next,
+            terminated=outcome.terminated,
+            truncated=outcome.truncated,
+            truncated_value=jnp.where(outcome.truncated, truncated_value, 0.0),
+            game_length=jnp.where(outcome.terminated | outcome.truncated, outcome.game_length, 0),
+            first_player_reward=outcome.first_player_reward,
+        )
+        return (next_state, key), transition
+
+    def rollout(params, snapshot_params, env_state, key):
+        (env_state, key), transitions = jax.lax.scan(
+            lambda carry, x: rollout_step(params, snapshot_params, carry, x),
+            (env_state, key),
+            None,
+            config.rollout_length,
+        )
+        _, last_value = apply(params, env_state.observation)
+        return env_state, transitions, last_value
+
+    def advantages(transitions: Transition, last_value):
+        following = jnp.concatenate([transitions.value[1:], last_value[None]])
+        next_values = jnp.where(transitions.truncated, transitions.truncated_value, following)
+        return self_play_gae(
+            transitions.value,
+            transitions.reward,
+            next_values,
+            transitions.same_mover_next,
+            transitions.terminated,
+            transitions.terminated | transitions.truncated,
+            gamma=config.gamma,
+            gae_lambda=config.gae_lambda,
+        )
+
+    # -- update -----------------------------------------------------------------------------------
+    def minibatches(batch: Batch, key) -> Batch:
+        """[M, N/M, ...] minibatches of `batch` [T, B, ...], shuffled within each device's rows."""
+        per_device = num_envs // num_devices * config.rollout_length
+        minibatch = per_device // config.num_minibatches
+
+        def split(x):
+            x = jnp.swapaxes(x, 0, 1)  # [B, T, ...]: games first, so devices own whole rows
+            x = x.reshape(num_devices, per_device, *x.shape[2:])
+            x = jnp.take(x, jax.random.permutation(key, per_device), axis=1)
+            x = x.reshape(num_devices, config.num_minibatches, minibatch, *x.shape[2:])
+            x = jnp.swapaxes(x, 0, 1)  # [M, D, N/(M D), ...]
+            return x.reshape(config.num_minibatches, num_devices * minibatch, *x.shape[3:])
+
+        return jax.tree.map(split, batch)
+
+    loss_fn = jax.value_and_grad(
+        lambda params, batch: ppo_loss(
+            params,
+            apply,
+            batch,
+            clip_epsilon=config.clip_epsilon,
+            value_coef=config.value_coef,
+            entropy_coef=config.entropy_coef,
+            normalize_advantages=config.normalize_advantages,
+        ),
+        has_aux=True,
+    )
+
+    def gradient_step(carry, batch: Batch):
+        params, opt_state = carry
+        batch = jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, batch_sharding), batch)
+        (_, terms), grads = loss_fn(params, batch)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return (optax.apply_updates(params, updates), opt_state), terms
+
+    def epoch(carry, key):
+        params, opt_state, batch = carry
+        (params, opt_state), terms = jax.lax.scan(
+            gradient_step, (params, opt_state), minibatches(batch, key)
+        )
+        return (params, opt_state, batch), terms
+
+    def update(train_state: TrainState):
+        key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
+        env_state, transitions, last_value = rollout(
+            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
+        )
+        advantage, target = advantages(transitions, last_value)
+        batch = Batch(
+            observation=transitions.observation,
+            legal_action_mask=transitions.legal_action_mask,
+            action=transitions.action,
+            log_prob=transitions.log_prob,
+            value=transitions.value,
+            advantage=advantage,
+            target=target,
+        )
+        (params, opt_state, _), terms = jax.lax.scan(
+            epoch,
+            (train_state.params, train_state.opt_state, batch),
+            jax.random.split(epoch_key, config.num_epochs),
+        )
+        update_step = train_state.update_step + 1
+        refresh = (update_step % max(config.snapshot_every, 1)) == 0
+        snapshot_params = jax.tree.map(
+            lambda new, old: jnp.where(refresh, new, old), params, train_state.snapshot_params
+        )
+        new_state = TrainState(params, opt_state, env_state, key, update_step, snapshot_params)
+        return new_state, _metrics(terms, transitions, update_step, config)
+
+    def run_updates(train_state: TrainState, num_updates: int):
+        return jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
+
+    return Trainer(
+        config=config,
+        env=env,
+        network=network,
+        mesh=mesh,
+        init=init,
+        update=update,
+        run_updates=jax.jit(run_updates, static_argnums=1, donate_argnums=0),
+    )
+
+
+def _metrics(terms, transitions: Transition, update_step, config: TrainConfig) -> dict:
+    ended = transitions.terminated | transitions.truncated
+    games = ended.sum()
+    per_game = jnp.maximum(games, 1)
+    return {
+        "update": update_step,
+        "env_steps": update_step * config.steps_per_update,
+        "loss": terms.total.mean(),
+        "policy_loss": terms.policy.mean(),
+        "value_loss": terms.value.mean(),
+        "entropy": terms.entropy.mean(),
+        "approx_kl": terms.approx_kl.mean(),
+        "clip_fraction": terms.clip_fraction.mean(),
+        "games": games,
+        "game_length": transitions.game_length.sum() / per_game,
+        "first_player_wins": (transitions.first_player_reward > 0).sum() / per_game,
+        "draws": (ended & (transitions.first_player_reward == 0)).sum() / per_game,
+        "truncations": transitions.truncated.sum(),
+    }
+
+
+def _expand(mask: jax.Array, like: jax.Array) -> jax.Array:
+    """`mask` [B] reshaped to broadcast against `like` [B, ...]."""
+    return mask.reshape(mask.shape + (1,) * (like.ndim - mask.ndim))
+
+
+def make_train(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Callable:
+    """`train(key) -> (TrainState, metrics)`: the whole run, pure and jittable.
+
+    `metrics` is a dict of arrays stacked over the `config.num_updates` updates.
+    """
+    trainer = make_trainer(config, env, mesh)
+
+    def train(key: jax.Array):
+        return jax.lax.scan(
+            lambda s, _: trainer.update(s), trainer.init(key), None, config.num_updates
+        )
+
+    return train
