@@ -32,7 +32,7 @@ import jaxcheckers
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, positions, render, rules
 
-__all__ = ["Game", "Move", "play_game", "compiled_step"]
+__all__ = ["Game", "Move", "play_game", "compiled_step", "opening", "checked_action"]
 
 _NOTATION = re.compile(r"^\s*\d+\s*(-\s*\d+|(x\s*\d+\s*)+)$")
 
@@ -74,12 +74,15 @@ def compiled_step(env: Checkers) -> Callable:
 
 
 @functools.cache
-def _opening_of(env: Checkers) -> CheckersState:
+def opening(env: Checkers) -> CheckersState:
+    """The opening State of `env` (host arrays), computed once per env."""
     return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
 
 
-def _opening(env: Checkers) -> CheckersState:
-    return _opening_of(env)
+@functools.cache
+def _compiled_start(env: Checkers) -> Callable:
+    # Eager `env.start` dispatches dozens of small ops; jitted, a position costs one call.
+    return jax.jit(env.start)
 
 
 _AGENTS: dict[tuple[Any, str], Callable] = {}
@@ -128,7 +131,7 @@ class Game:
     def new(cls, board_size: int = 8, **options) -> Game:
         """The opening position; `options` are those of `jaxcheckers.make("checkers", ...)`."""
         env = _env_from_options(board_size=board_size, **options)
-        return cls(env, _opening(env))
+        return cls(env, opening(env))
 
     @classmethod
     def from_board(
@@ -145,7 +148,8 @@ class Game:
         (row, col) or a printed square number. The board size is taken from the board.
         """
         if not isinstance(board, np.ndarray):
-            drawing = isinstance(board, str) or positions._is_drawing(board)
+            rows = isinstance(board, (list, tuple)) and all(isinstance(r, str) for r in board)
+            drawing = isinstance(board, str) or rows
             board = positions.parse_board(board) if drawing else np.asarray(board)
         if board.ndim != 2:
             raise ValueError(f"the board must be a square (n, n) array, got shape {board.shape}")
@@ -153,7 +157,15 @@ class Game:
         if isinstance(jumper, (int, np.integer)) and not isinstance(jumper, bool):
             jumper = render.square_position(int(jumper), n)
         env = _env_from_options(board_size=n, **options)
-        return cls(env, positions.from_board(env, board, player=player, jumper=jumper))
+        positions.validate(board, player, jumper)
+        # As positions.from_board, with the State built by a compiled env.start.
+        square = -1
+        if jumper is not None:
+            square = jumper[0] * n + jumper[1]
+            square = square if player == 0 else n * n - 1 - square
+        mover_board = positions.to_mover_frame(board, player)
+        state = _compiled_start(env)(mover_board, np.int32(player), np.int32(square))
+        return cls(env, jax.device_get(state))
 
     @classmethod
     def from_fen(cls, text: str, board_size: int = 8, **options) -> Game:

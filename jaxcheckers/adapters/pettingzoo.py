@@ -42,9 +42,9 @@ from pettingzoo.utils import wrappers
 from jaxcheckers.adapters.game import (
     Game,
     _env_from_options,
-    _opening,
     checked_action,
     compiled_step,
+    opening,
 )
 from jaxcheckers.checkers import CheckersState, render
 
@@ -127,7 +127,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def _start_state(self, start: Game | CheckersState | None) -> CheckersState:
         if start is None:
-            return _opening(self.jax_env)
+            return opening(self.jax_env)
         if isinstance(start, Game):
             if repr(start.env) != repr(self.jax_env):
                 raise ValueError(
