@@ -31,7 +31,7 @@ class CheckersState(NamedTuple):
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
     history: jax.Array  # uint32 (H, key words)  king keys of the positions since then
-    history_player: jax.Array  # int32 (H,)  the side to move in each of those positions
+    history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
 
 
 class Checkers(Env):
@@ -120,7 +120,7 @@ class Checkers(Env):
             jumper=jnp.int32(jumper),
             quiet_plies=jnp.int32(0),
             history=no_history,
-            history_player=jnp.zeros(self.history_length, jnp.int32),
+            history_player=jnp.zeros(self.history_length, jnp.int8),
         )
         if self.no_moves == "pass":
             state = tree_where((board > 0).any(), self._pass_if_stuck(state), state)
@@ -189,7 +189,7 @@ class Checkers(Env):
         key = rules.king_key(state.board, self.board_size)
         return state._replace(
             history=jnp.where(slot[:, None], key, state.history),
-            history_player=jnp.where(slot, state.current_player, state.history_player),
+            history_player=jnp.where(slot, state.current_player, state.history_player).astype(jnp.int8),
         )
 
     def _pass_if_stuck(self, state: CheckersState) -> CheckersState:

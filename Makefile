@@ -1,0 +1,36 @@
+# One place for set-up, so the README, CI and people all run the same thing.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+EXTRAS ?= dev,bench
+
+.PHONY: setup train demo test test-all lint bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24,<27"
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	touch $@
+
+train: setup  ## the main job: a short self-play PPO run on the CPU
+	$(BIN)/jaxcheckers train --preset quick
+
+demo: setup  ## random games and the env's throughput
+	$(BIN)/jaxcheckers demo
+
+test: setup  ## the test suite CI runs (slow tests excluded)
+	$(BIN)/python -m pytest -q -n 2
+
+test-all: setup  ## everything, slow tests too
+	$(BIN)/python -m pytest -q -n 2 -m ""
+
+lint: setup
+	$(BIN)/ruff check jaxcheckers training tests benchmarks
+
+bench: setup
+	$(BIN)/python benchmarks/throughput.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

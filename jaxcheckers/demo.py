@@ -1,0 +1,65 @@
+"""`jaxcheckers demo`: random games, one of them printed, and the batched throughput."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import jax
+import numpy as np
+
+import jaxcheckers
+from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.checkers import render
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--batch", type=int, default=4096, help="games played at once")
+    parser.add_argument("--steps", type=int, default=200, help="steps per game slot timed")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def print_one_game(env, key) -> None:
+    step = jax.jit(env.step)
+    state = env.reset(key)
+    notation = []
+    while not (bool(state.terminated) or bool(state.truncated)):
+        key, pick = jax.random.split(key)
+        action = int(random_legal_action(pick, state.legal_action_mask))
+        notation.append(render.describe_action(state, action))
+        state = step(state, action)
+    print(" ".join(notation))
+    print(render.render_text(state, unicode=True))
+
+
+def throughput(env, batch: int, steps: int, key) -> float:
+    def one_step(carry, _):
+        state, key = carry
+        key, pick, fresh = jax.random.split(key, 3)
+        actions = jax.vmap(random_legal_action)(jax.random.split(pick, batch), state.legal_action_mask)
+        out = jax.vmap(jaxcheckers.step_autoreset, in_axes=(None, 0, 0, 0))(
+            env, state, actions, jax.random.split(fresh, batch)
+        )
+        return (out.state, key), out.final.observation.sum()
+
+    @jax.jit
+    def run(state, key):
+        (state, _), seen = jax.lax.scan(one_step, (state, key), None, length=steps)
+        return state, seen.sum()
+
+    state = jax.vmap(env.reset)(jax.random.split(key, batch))
+    state, _ = jax.block_until_ready(run(state, key))  # compile and warm up
+    start = time.perf_counter()
+    jax.block_until_ready(run(state, key))
+    return batch * steps / (time.perf_counter() - start)
+
+
+def run(args: argparse.Namespace) -> int:
+    env = jaxcheckers.make("checkers")
+    key = jax.random.PRNGKey(args.seed)
+    print(f"One random game of {env}:")
+    print_one_game(env, key)
+    rate = throughput(env, args.batch, args.steps, key)
+    device = jax.devices()[0]
+    print(f"\nRandom play, {args.batch} games at once on {device.platform}: {rate:,.0f} steps/s")
+    return 0 if np.isfinite(rate) else 1

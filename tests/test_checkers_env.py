@@ -1,0 +1,134 @@
+"""The env as users drive it: batched under jit/vmap, auto-reset, no retracing, perft."""
+
+from __future__ import annotations
+
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcheckers
+from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.checkers import render
+from jaxcheckers.perft import perft
+
+BATCH = 1024
+
+
+@pytest.fixture(scope="module")
+def env():
+    return jaxcheckers.make("checkers")
+
+
+def play_random(env, batch: int, plies: int, key):
+    """`plies` steps of random play over `batch` games with auto-reset, in one jitted scan."""
+
+    def one_step(carry, _):
+        state, key = carry
+        key, pick, fresh = jax.random.split(key, 3)
+        actions = jax.vmap(random_legal_action)(
+            jax.random.split(pick, batch), state.legal_action_mask
+        )
+        out = jax.vmap(jaxcheckers.step_autoreset, in_axes=(None, 0, 0, 0))(
+            env, state, actions, jax.random.split(fresh, batch)
+        )
+        finished = out.final.terminated | out.final.truncated
+        return (out.state, key), (finished, out.state.rewards, out.final.rewards)
+
+    state = jax.vmap(env.reset)(jax.random.split(key, batch))
+    return jax.lax.scan(one_step, (state, key), None, length=plies)
+
+
+def test_batched_random_play_under_jit(env):
+    (state, _), (finished, rewards, final_rewards) = jax.jit(
+        play_random, static_argnums=(0, 1, 2)
+    )(env, BATCH, 120, jax.random.PRNGKey(0))
+    chex.assert_shape(state.legal_action_mask, (BATCH, env.num_actions))
+    chex.assert_shape(state.observation, (BATCH, 8, 8, 4))
+    finished, rewards, final_rewards = map(np.asarray, (finished, rewards, final_rewards))
+    assert finished.sum() > BATCH // 2, "random games of 120 plies mostly finish"
+    # Auto-reset keeps the rewards of the finished game on the fresh state.
+    np.testing.assert_array_equal(rewards, final_rewards)
+    decisive = finished & (np.abs(final_rewards).sum(-1) > 0)
+    np.testing.assert_array_equal(final_rewards[decisive].sum(-1), 0.0)  # zero-sum
+    assert (np.abs(rewards[~finished]) == 0).all(), "rewards only on the step that ends a game"
+    # Every live game in the batch has a legal move, and the fresh games start at the opening.
+    assert np.asarray(state.legal_action_mask).any(-1).all()
+
+
+def test_auto_reset_exposes_the_final_observation(env):
+    near_end = jaxcheckers.checkers.positions.from_board(
+        env,
+        ["." * 8] * 4 + [".b......", "..b.....", ".b......", "w......."],
+        player=0,
+    )
+    action = {text: a for a, text in render.legal_moves(near_end)}["17-21"]
+    step = jax.jit(jaxcheckers.step_autoreset, static_argnums=0)
+    out = step(env, near_end, action, jax.random.PRNGKey(0))
+    assert bool(out.final.terminated)
+    assert np.asarray(out.state.rewards).tolist() == [1.0, -1.0]
+    opening = env.reset(jax.random.PRNGKey(1))
+    np.testing.assert_array_equal(out.state.board, opening.board)
+    assert not bool(out.state.terminated)
+    # The final observation is white's view of the lost position: one man, three black men.
+    assert np.asarray(out.final.observation)[..., 0].sum() == 1
+    assert np.asarray(out.final.observation)[..., 2].sum() == 3
+
+
+def test_step_does_not_retrace(env):
+    @jax.jit
+    @chex.assert_max_traces(n=1)
+    def batched_step(state, action):
+        return jax.vmap(env.step)(state, action)
+
+    state = jax.vmap(env.reset)(jax.random.split(jax.random.PRNGKey(0), 64))
+    for i in range(5):
+        keys = jax.random.split(jax.random.PRNGKey(i), 64)
+        action = jax.vmap(random_legal_action)(keys, state.legal_action_mask)
+        state = batched_step(state, action)
+    assert int(state.step_count[0]) == 5
+
+
+def test_state_dtypes_and_size(env):
+    state = env.reset(jax.random.PRNGKey(0))
+    assert state.current_player.dtype == jnp.int32
+    assert state.legal_action_mask.dtype == jnp.bool_
+    assert state.rewards.dtype == jnp.float32 and state.rewards.shape == (2,)
+    assert state.terminated.dtype == jnp.bool_ and state.truncated.dtype == jnp.bool_
+    assert state.observation.dtype == jnp.bool_
+    size = sum(leaf.nbytes for leaf in jax.tree.leaves(state))
+    assert size <= 1536, f"{size} bytes of state per 8×8 game; the budget is 1.5 KiB"
+
+
+@pytest.mark.parametrize("n,moves", [(6, 5), (8, 7), (10, 9)])
+def test_other_board_sizes_open_with_n_minus_one_moves(n, moves):
+    env = jaxcheckers.make("checkers", board_size=n)
+    state = env.reset(jax.random.PRNGKey(0))
+    assert int(state.legal_action_mask.sum()) == moves
+    assert state.observation.shape == (n, n, 4)
+    assert int(state.observation[..., 0].sum()) == (n // 2 - 1) * (n // 2)
+
+
+HOP_PERFT = [7, 49, 302, 1469, 7361, 36768, 179255]
+MOVE_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740]
+
+
+def test_hop_level_perft(env):
+    assert [perft(env, d) for d in range(1, 8)] == HOP_PERFT
+
+
+def test_move_level_perft(env):
+    assert [perft(env, d, move_level=True) for d in range(1, 8)] == MOVE_PERFT
+
+
+@pytest.mark.slow
+def test_move_level_perft_depth_8_and_9(env):
+    assert perft(env, 8, move_level=True) == 845931
+    assert perft(env, 9, move_level=True) == 3963680
+
+
+def test_text_rendering_names_the_side_to_move(env):
+    text = render.render_text(env.reset(jax.random.PRNGKey(0)))
+    assert text.splitlines()[1] == " 0   b   b   b   b"
+    assert text.splitlines()[-1] == "black (player 0) to move"
