@@ -59,6 +59,9 @@ class TrainConfig:
     eval_every: int = 25  # updates; 0 turns evaluation during training off
     eval_games: int = 64  # per opponent, half in each seat
     eval_opponents: tuple[str, ...] = ("random", "alphabeta:2")
+    # Random plies (both sides) opening every evaluation game, so that a greedy policy meets a
+    # deterministic opponent in different positions.
+    eval_opening_plies: int = 2
     checkpoint_every: int = 50  # updates; a checkpoint is also written at the end
     log_every: int = 5  # updates per jitted chunk: the progress bar moves this often
     seed: int = 0
