@@ -1,0 +1,1 @@
+"""Benchmark scripts: one per question, each printing tables and writing JSON to results/."""

@@ -1,0 +1,118 @@
+"""Writes BENCHMARKS.md from the JSON the benchmark scripts left in `benchmarks/results/`.
+
+    .venv/bin/python -m benchmarks.throughput
+    .venv/bin/python -m benchmarks.perft
+    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import perft, throughput
+from benchmarks.common import RESULTS_DIR, markdown_table, rate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def machine_section(info: dict, heading: str) -> str:
+    versions = ", ".join(f"{name} {version}" for name, version in info["versions"].items())
+    load_start = ", ".join(f"{x:.1f}" for x in info["load_average_at_start"])
+    load_end = ", ".join(f"{x:.1f}" for x in info.get("load_average_at_end", ()))
+    return (f"{heading}: {info['cores']}-core {info['cpu']} ({info['platform']}), "
+            f"{info['device']}; Python {info['python']}, jax {info['jax']}, {versions}; "
+            f"commit {info['commit']}, {info['date_utc']} UTC. Load average (1, 5, 15 min) "
+            f"{load_start} at the start, {load_end} at the end: other work shared the machine, "
+            "so take the absolute figures as a floor; ratios come from runs taken in turns.")
+
+
+def method_section(result: dict) -> str:
+    batch_sizes = ", ".join(f"{b:,}" for b in result["batch_sizes"])
+    return f"""## How it is measured
+
+- **Work measured**: random legal play with auto-reset, the default rules (8×8, 40-move and
+  repetition draws on, `max_steps=1000`). A step is one environment step: one hop of a
+  multi-jump in checkers, as in OpenSpiel.
+- **One harness for every JAX system** (`benchmarks/common.py`): a jitted `lax.scan` of T steps
+  over a `vmap`ped batch; each step samples an action, calls the game's own `step`, resets the
+  games that ended (`jnp.where` over a fresh `init`/`reset`, the same code for ours and pgx's), and
+  sums every game's observation into a running total, so the observation is really computed.
+  pgx games go through the same adapter (`init`, `step`, `legal_action_mask`, `observation`).
+- **The same sampler for every JAX system** (`{result['sampler']}`): {result['sampler_doc']}
+  It draws one random number per game and finds the k-th legal action in two levels; drawing
+  uniform noise per action (`jaxcheckers.agents.random.random_legal_action`) costs more than a
+  checkers step, see "What the harness costs alone".
+- **OpenSpiel checkers**: C++ through `pyspiel`, one Python process, `random.choice` over
+  `state.legal_actions()`, `state.observation_tensor()` read after every step, a new game when
+  one ends.
+- **Timing**: batch sizes {batch_sizes}; per figure a compile, a warm-up call, then the
+  median of {result['runs']} timed runs (each run long enough to last ≥ 0.25 s, ended by
+  `block_until_ready`); the systems take turns run by run. Each system's best batch size is used
+  for the ratios.
+"""
+
+
+def targets_section(tp: dict | None, pf: dict | None) -> str:
+    rows = []
+    if tp:
+        for target in tp["targets"]:
+            rows.append([target["target"], throughput._figure(target["got"], target["unit"]),
+                         "yes" if target["met"] else "**no**"])
+    if pf and pf.get("target"):
+        target = pf["target"]
+        rows.append(["perft(9) ≥ 10× faster than OpenSpiel's", f"{target['speedup']:.2f}×",
+                     "yes" if target["met"] else "**no**"])
+    return "## Targets (issue 3)\n\n" + markdown_table(["target", "measured", "met"], rows) + "\n"
+
+
+def build(results_dir: Path) -> str:
+    tp_path, pf_path = results_dir / "throughput.json", results_dir / "perft.json"
+    tp = json.loads(tp_path.read_text()) if tp_path.exists() else None
+    pf = json.loads(pf_path.read_text()) if pf_path.exists() else None
+    parts = ["# Benchmarks\n",
+             "Reproduce (the bench extra: `pip install -e .[bench]`):\n\n"
+             "    python -m benchmarks.throughput   # steps/s sweep, compile, memory (~5 min)\n"
+             "    python -m benchmarks.perft        # move-level perft, depths 8-10 (~5 min)\n"
+             "    python -m benchmarks.report       # this file\n"]
+    if tp:
+        figures = tp["headline"]
+        summary = [f"Best of ours: **{rate(figures['ours_best'])} steps/s** (batch "
+                   f"{figures['ours_best_batch']:,})"]
+        if "ratio_vs_openspiel" in figures:
+            summary.append(f"**{figures['ratio_vs_openspiel']:.1f}×** OpenSpiel checkers")
+        if "ratio_vs_pgx_tic_tac_toe" in figures:
+            summary.append(f"**{figures['ratio_vs_pgx_tic_tac_toe']:.2f}×** pgx tic_tac_toe")
+        if "ratio_vs_pgx_othello" in figures:
+            summary.append(f"**{figures['ratio_vs_pgx_othello']:.2f}×** pgx othello")
+        parts.append(", ".join(summary) + ".\n")
+        parts.append(machine_section(tp["machine"], "Machine (throughput run)") + "\n")
+    parts.append(targets_section(tp, pf))
+    if tp:
+        parts.append(method_section(tp))
+        parts.append("## Throughput\n\n![steps per second against batch size, log-log]"
+                     "(benchmarks/results/throughput.png)\n")
+        parts.append(throughput.render_markdown(tp))
+    if pf:
+        parts.append("## Perft\n\n" + machine_section(pf["machine"], "Machine (perft run)") + "\n")
+        parts.append(perft.render_markdown(pf))
+    return "\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    args.out.write_text(build(args.results_dir))
+    print(f"written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,460 @@
+"""Random-play throughput of jaxcheckers' checkers next to OpenSpiel's checkers and pgx's games.
+
+    .venv/bin/python -m benchmarks.throughput            # the full sweep (a few minutes)
+    .venv/bin/python -m benchmarks.throughput --quick    # batch sizes 1, 256, 4096 only
+
+Measures, in one run, for the default rules (8×8, both draw rules on):
+- steps per second of random legal play with auto-reset, observations read every step, over
+  batch sizes 1 … 65536, for jaxcheckers checkers, pgx tic_tac_toe and pgx othello (all through
+  `benchmarks.common`'s harness and sampler) and OpenSpiel checkers (C++ through pyspiel, one
+  Python process, `random.choice` over `legal_actions()`, `observation_tensor()` read each step);
+- the compile time of `jax.jit(jax.vmap(step))` and `jax.jit(jax.vmap(reset))`;
+- bytes of State per game; memory at the largest batch;
+- board sizes 6, 8, 10 and the draw rules on and off, at one batch size;
+- what the harness and sampler cost alone.
+Prints markdown tables, writes `benchmarks/results/throughput.json` and `throughput.png`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import jax
+
+from benchmarks import common
+from benchmarks.common import (
+    RESULTS_DIR,
+    JaxGame,
+    TimedRollout,
+    harness_only_game,
+    jaxcheckers_game,
+    markdown_table,
+    measure_throughput,
+    measure_together,
+    pgx_game,
+    rate,
+)
+
+FULL_BATCH_SIZES = (1, 16, 256, 1024, 4096, 16384, 65536)
+QUICK_BATCH_SIZES = (1, 256, 4096)
+REFERENCE_BATCH = 4096  # for board sizes, draw rules, compile times and the harness alone
+OURS = "jaxcheckers checkers"
+OPENSPIEL = "OpenSpiel checkers"
+PGX_TTT, PGX_OTHELLO = "pgx tic_tac_toe", "pgx othello"
+KIB = 1024
+
+
+def sweep_games() -> list[JaxGame]:
+    return [jaxcheckers_game("checkers", label=OURS), pgx_game("tic_tac_toe"), pgx_game("othello")]
+
+
+def variant_games() -> list[tuple[str, JaxGame]]:
+    """Board sizes at the default rules, then 8×8 with each draw rule switched off."""
+    variants = [
+        ("6×6, draw rules on", {"board_size": 6}),
+        ("8×8, draw rules on (default)", {}),
+        ("10×10, draw rules on", {"board_size": 10}),
+        ("8×8, 40-move rule off", {"forty_move_draw": False}),
+        ("8×8, repetition rule off", {"repetition_draw": False}),
+        ("8×8, both draw rules off", {"forty_move_draw": False, "repetition_draw": False}),
+    ]
+    return [(label, jaxcheckers_game("checkers", label=label, **options))
+            for label, options in variants]
+
+
+# -- the parts of the run ------------------------------------------------------------------------
+
+
+def measure_compile_times(games: list[JaxGame], batch_size: int) -> dict:
+    """Fresh `jit(vmap(step))` and `jit(vmap(reset))` (pgx: `init`) of each game, lowered and
+    compiled for `batch_size` games. Run first, so that nothing is cached yet."""
+    times = {}
+    for game in games:
+        keys = jax.random.split(jax.random.key(0), batch_size)
+        states = jax.vmap(game.init)(keys)
+        actions = jax.numpy.zeros(batch_size, jax.numpy.int32)
+        times[game.name] = {
+            "step": common.compile_times(jax.vmap(game.step), states, actions),
+            "reset": common.compile_times(jax.vmap(game.init), keys),
+        }
+    return times
+
+
+def measure_sweep(games: list[JaxGame], batch_sizes, runs: int, min_run_s: float, sampler) -> dict:
+    """Steps per second of every game at every batch size (the games take turns run by run)."""
+    results = {game.name: [] for game in games}
+    for batch_size in batch_sizes:
+        rollouts = [TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s)
+                    for game in games]
+        for result in measure_together(rollouts, runs):
+            results[result.name].append(result.to_json())
+            print(f"  {result.name:<24} batch {batch_size:>6}: {rate(result.steps_per_s)} steps/s",
+                  flush=True)
+    return results
+
+
+def measure_variants(batch_size: int, runs: int, min_run_s: float, sampler) -> list[dict]:
+    variants = variant_games()
+    rollouts = [TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s)
+                for _, game in variants]
+    rows = []
+    for (label, game), result in zip(variants, measure_together(rollouts, runs), strict=True):
+        rows.append({"variant": label, "state_bytes": common.state_bytes(game)["total"],
+                     **result.to_json()})
+        print(f"  {label:<30}: {rate(result.steps_per_s)} steps/s", flush=True)
+    return rows
+
+
+def measure_harness(batch_size: int, runs: int, min_run_s: float) -> list[dict]:
+    """The harness with a rule-less game: the ceiling each action count allows, for both samplers;
+    and our game with the per-action-noise sampler."""
+    cases = [(harness_only_game(num_actions), name)
+             for num_actions in (9, 65, 256) for name in common.SAMPLERS]
+    cases += [(jaxcheckers_game("checkers", label=OURS), name) for name in common.SAMPLERS]
+    rollouts = [TimedRollout(game, batch_size, sampler=common.SAMPLERS[name], min_run_s=min_run_s)
+                for game, name in cases]
+    results = measure_together(rollouts, runs)
+    return [{"num_actions": game.num_actions, "sampler": name, **result.to_json()}
+            for (game, name), result in zip(cases, results, strict=True)]
+
+
+def measure_openspiel(runs: int, seconds_per_run: float, seed: int = 0) -> dict:
+    """OpenSpiel checkers in this process: random legal moves, the observation read every step."""
+    import pyspiel
+
+    game = pyspiel.load_game("checkers")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    games_ended = steps_total = 0
+
+    def play(deadline: float):
+        nonlocal state, games_ended
+        steps = 0
+        while time.perf_counter() < deadline:
+            for _ in range(64):  # look at the clock now and then only
+                if state.is_terminal():
+                    state = game.new_initial_state()
+                    games_ended += 1
+                state.apply_action(rng.choice(state.legal_actions()))
+                state.observation_tensor(max(state.current_player(), 0))  # 0 once it is over
+                steps += 1
+        return steps
+
+    play(time.perf_counter() + 0.2)  # warm-up
+    games_ended, rates = 0, []
+    for _ in range(runs):
+        start = time.perf_counter()
+        steps = play(start + seconds_per_run)
+        rates.append(steps / (time.perf_counter() - start))
+        steps_total += steps
+    return {
+        "name": OPENSPIEL,
+        "batch_size": 1,
+        "steps_per_s": statistics.median(rates),
+        "run_steps_per_s": rates,
+        "mean_game_length": steps_total / games_ended if games_ended else None,
+        "note": "one process, Python loop; random.choice over legal_actions(); "
+                "observation_tensor() of the player to move each step",
+    }
+
+
+def measure_peak_rss(batch_size: int, runs: int, min_run_s: float) -> dict:
+    """The process's peak resident memory while our game runs at `batch_size`, in a fresh process
+    (CPU devices report no memory statistics; the peak of this process would include the rest)."""
+    command = [sys.executable, "-m", "benchmarks.throughput", "--peak-rss-worker",
+               "--batch-sizes", str(batch_size), "--runs", str(runs), "--min-run-s", str(min_run_s)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def peak_rss_worker(batch_size: int, runs: int, min_run_s: float) -> None:
+    game = jaxcheckers_game("checkers", label=OURS)
+    jax.eval_shape(game.init, jax.random.key(0))
+    before = _current_rss_bytes()
+    memory_stats = jax.devices()[0].memory_stats()
+    measure_throughput(game, batch_size, runs=runs, min_run_s=min_run_s)
+    print(json.dumps({
+        "batch_size": batch_size,
+        "source": "ru_maxrss (peak) and VmRSS (before) of a fresh process",
+        "before_bytes": before,
+        "peak_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KIB,  # Linux: KiB
+        "device_memory_stats": memory_stats,
+    }))
+
+
+def _current_rss_bytes() -> int:
+    """Resident memory now (Linux); 0 where /proc is not there."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return 0
+    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * KIB
+
+
+# -- reporting -----------------------------------------------------------------------------------
+
+
+def best(rows: list[dict]) -> dict:
+    return max(rows, key=lambda row: row["steps_per_s"])
+
+
+def headline(result: dict) -> dict:
+    """Our best steps/s and the ratios to the peers (each at its own best batch size)."""
+    sweep = result["sweep"]
+    ours = best(sweep[OURS])
+    figures = {"ours_best": ours["steps_per_s"], "ours_best_batch": ours["batch_size"]}
+    for name, key in ((PGX_TTT, "pgx_tic_tac_toe"), (PGX_OTHELLO, "pgx_othello")):
+        if name in sweep:
+            peer = best(sweep[name])
+            figures[f"{key}_best"] = peer["steps_per_s"]
+            figures[f"{key}_best_batch"] = peer["batch_size"]
+            figures[f"ratio_vs_{key}"] = ours["steps_per_s"] / peer["steps_per_s"]
+    if result.get("openspiel"):
+        figures["openspiel"] = result["openspiel"]["steps_per_s"]
+        figures["ratio_vs_openspiel"] = ours["steps_per_s"] / result["openspiel"]["steps_per_s"]
+    return figures
+
+
+def targets(result: dict) -> list[dict]:
+    """The issue's targets that this run can check."""
+    figures = result["headline"]
+    rows = []
+    if "ratio_vs_openspiel" in figures:
+        rows.append({"target": "steps/s ≥ 40× OpenSpiel checkers", "need": 40.0,
+                     "got": figures["ratio_vs_openspiel"], "unit": "×"})
+    if "ratio_vs_pgx_tic_tac_toe" in figures:
+        rows.append({"target": "steps/s ≥ 0.5× pgx tic_tac_toe (aim 1×)", "need": 0.5,
+                     "got": figures["ratio_vs_pgx_tic_tac_toe"], "unit": "×"})
+    step_compile = result["compile"][OURS]["step"]["total_s"]
+    rows.append({"target": "compile of jit(vmap(step)) < 5 s", "need": 5.0, "got": step_compile,
+                 "unit": "s", "lower_is_better": True})
+    rows.append({"target": "state ≤ 1.5 KiB per game", "need": 1536,
+                 "got": result["state_bytes"][OURS]["total"], "unit": "B",
+                 "lower_is_better": True})
+    for row in rows:
+        lower = row.get("lower_is_better", False)
+        row["met"] = row["got"] <= row["need"] if lower else row["got"] >= row["need"]
+    return rows
+
+
+def render_markdown(result: dict) -> str:
+    sweep, names = result["sweep"], list(result["sweep"])
+    sections = []
+
+    header = ["batch"] + names + ([f"{OURS} / {PGX_TTT}"] if PGX_TTT in sweep else [])
+    rows = []
+    for index, batch_size in enumerate(result["batch_sizes"]):
+        row = [f"{batch_size:,}"] + [rate(sweep[name][index]["steps_per_s"]) for name in names]
+        if PGX_TTT in sweep:
+            ratio = sweep[OURS][index]["steps_per_s"] / sweep[PGX_TTT][index]["steps_per_s"]
+            row.append(f"{ratio:.2f}")
+        rows.append(row)
+    if result.get("openspiel"):
+        spiel = result["openspiel"]
+        rows.append([f"1 ({OPENSPIEL})"] + [rate(spiel["steps_per_s"])] + [""] * (len(header) - 2))
+    sections.append("### Steps per second (median of runs; environment steps, one hop each)\n\n"
+                    + markdown_table(header, rows))
+
+    figures = result["headline"]
+    lines = [f"- ours at best: **{rate(figures['ours_best'])} steps/s** at batch "
+             f"{figures['ours_best_batch']:,}"]
+    if "ratio_vs_openspiel" in figures:
+        lines.append(f"- OpenSpiel checkers: {rate(figures['openspiel'])} steps/s; ours "
+                     f"**{figures['ratio_vs_openspiel']:.1f}×**")
+    for key, label in (("pgx_tic_tac_toe", PGX_TTT), ("pgx_othello", PGX_OTHELLO)):
+        if f"{key}_best" in figures:
+            lines.append(f"- {label} at best: {rate(figures[f'{key}_best'])} steps/s at batch "
+                         f"{figures[f'{key}_best_batch']:,}; "
+                         f"ours **{figures[f'ratio_vs_{key}']:.2f}×**")
+    sections.append("### Headline\n\n" + "\n".join(lines))
+
+    target_rows = [[t["target"], _figure(t["got"], t["unit"]), "yes" if t["met"] else "**no**"]
+                   for t in result["targets"]]
+    sections.append("### Targets this run checks\n\n"
+                    + markdown_table(["target", "measured", "met"], target_rows))
+
+    lengths = [[name, _length(best(sweep[name])["mean_game_length"])] for name in names]
+    if result.get("openspiel"):
+        lengths.append([OPENSPIEL, _length(result["openspiel"]["mean_game_length"])])
+    sections.append("### Mean game length under random play (steps; a sanity check)\n\n"
+                    + markdown_table(["system", "steps per game"], lengths))
+
+    compile_rows = [[name, f"{t['step']['total_s']:.2f} s ({t['step']['trace_lower_s']:.2f} + "
+                     f"{t['step']['compile_s']:.2f})", f"{t['reset']['total_s']:.2f} s"]
+                    for name, t in result["compile"].items()]
+    sections.append(f"### Compile time at batch {result['reference_batch']:,} (fresh jit; "
+                    "trace and lower + XLA compile)\n\n"
+                    + markdown_table(["system", "jit(vmap(step))", "jit(vmap(reset))"],
+                                     compile_rows))
+
+    size_rows = []
+    for name, sizes in result["state_bytes"].items():
+        parts = ", ".join(f"{field} {size}" for field, size in sizes.items() if field != "total")
+        size_rows.append([name, f"{sizes['total']:,} B ({sizes['total'] / KIB:.2f} KiB)", parts])
+    sections.append("### State per game\n\n" + markdown_table(["system", "bytes", "fields"],
+                                                                 size_rows))
+
+    largest = result["batch_sizes"][-1]
+    memory_rows = []
+    for name in names:
+        memory = sweep[name][-1]["memory"]
+        if memory:
+            live = (memory["argument_size_in_bytes"] + memory["output_size_in_bytes"]
+                    - memory["alias_size_in_bytes"] + memory["temp_size_in_bytes"])
+            memory_rows.append([name, _mib(memory["argument_size_in_bytes"]),
+                                _mib(memory["temp_size_in_bytes"]), _mib(live)])
+    text = (f"### Memory at batch {largest:,}\n\nXLA's account of the compiled rollout "
+            "(arguments are the batch of states and the tallies; outputs alias them):\n\n"
+            + markdown_table(["system", "arguments", "temporaries", "all buffers"], memory_rows))
+    if result.get("peak_rss"):
+        peak = result["peak_rss"]
+        text += (f"\n\nPeak resident memory of a fresh process running {OURS} at batch "
+                 f"{peak['batch_size']:,}: {_mib(peak['peak_bytes'])} "
+                 f"against {_mib(peak['before_bytes'])} resident before the batch existed "
+                 "(`ru_maxrss` and `VmRSS`: the CPU device reports no memory statistics).")
+    sections.append(text)
+
+    variant_rows = []
+    default = next(row for row in result["variants"] if "(default)" in row["variant"])
+    for row in result["variants"]:
+        variant_rows.append([row["variant"], rate(row["steps_per_s"]),
+                             f"{row['steps_per_s'] / default['steps_per_s']:.2f}",
+                             f"{row['state_bytes']:,}", _length(row["mean_game_length"])])
+    sections.append(f"### Board size and draw rules ({OURS}, batch {result['reference_batch']:,})"
+                    "\n\n" + markdown_table(["rules", "steps/s", "vs default", "state bytes",
+                                             "steps per game"], variant_rows))
+
+    harness_rows = [[row["name"] if row["name"] == OURS else f"no game, {row['num_actions']} "
+                     "actions", row["sampler"], rate(row["steps_per_s"])]
+                    for row in result["harness"]]
+    sections.append(f"### What the harness costs alone (batch {result['reference_batch']:,})\n\n"
+                    "A game with no rules, so only sampling, auto-reset and the observation sum "
+                    "are timed: the ceiling each action count allows. `rank` is the sampler used "
+                    "everywhere above; `noise-argmax` is `jaxcheckers.agents.random` "
+                    "(one uniform draw per action).\n\n"
+                    + markdown_table(["game", "sampler", "steps/s"], harness_rows))
+    return "\n\n".join(sections) + "\n"
+
+
+def _figure(value: float, unit: str) -> str:
+    if unit == "B":
+        return f"{value:,.0f} B"
+    if unit == "s":
+        return f"{value:.2f} s"
+    return f"{value:.2f}{unit}"
+
+
+def _length(value) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _mib(size: int) -> str:
+    return f"{size / KIB / KIB:,.1f} MiB"
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for name, rows in result["sweep"].items():
+        axes.plot([r["batch_size"] for r in rows], [r["steps_per_s"] for r in rows], marker="o",
+                  label=name, linewidth=2.5 if name == OURS else 1.5)
+    if result.get("openspiel"):
+        axes.axhline(result["openspiel"]["steps_per_s"], color="black", linestyle="--",
+                     label=f"{OPENSPIEL} (one process)")
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xlabel("batch size (games stepped together)")
+    axes.set_ylabel("environment steps per second")
+    axes.set_title(f"Random play with auto-reset, {result['machine']['cores']}-core "
+                   f"{result['machine']['cpu']}", fontsize=10)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"batch sizes {', '.join(map(str, QUICK_BATCH_SIZES))}, fewer runs")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", help="override the sweep")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--min-run-s", type=float, default=0.25, help="shortest timed run")
+    parser.add_argument("--reference-batch", type=int, default=REFERENCE_BATCH)
+    parser.add_argument("--sampler", choices=sorted(common.SAMPLERS), default="rank")
+    parser.add_argument("--openspiel-seconds", type=float, default=1.0, help="per run")
+    parser.add_argument("--no-peers", action="store_true", help="our game only")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--peak-rss-worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    batch_sizes = args.batch_sizes or (QUICK_BATCH_SIZES if args.quick else FULL_BATCH_SIZES)
+    batch_sizes = sorted(batch_sizes)
+    runs = 3 if args.quick and args.runs == 5 else args.runs
+    if args.peak_rss_worker:
+        peak_rss_worker(batch_sizes[-1], runs, args.min_run_s)
+        return 0
+
+    sampler = common.SAMPLERS[args.sampler]
+    games = sweep_games()[:1] if args.no_peers else sweep_games()
+    result = {"machine": common.machine(), "batch_sizes": batch_sizes, "runs": runs,
+              "reference_batch": args.reference_batch, "sampler": args.sampler,
+              "sampler_doc": common.sample_legal_actions.__doc__.split("\n\n")[0].strip()}
+    started = time.perf_counter()
+
+    print("compile times ...", flush=True)
+    result["compile"] = measure_compile_times(games, args.reference_batch)
+    result["state_bytes"] = {game.name: common.state_bytes(game) for game in games}
+    print("batch-size sweep ...", flush=True)
+    result["sweep"] = measure_sweep(games, batch_sizes, runs, args.min_run_s, sampler)
+    print("board sizes and draw rules ...", flush=True)
+    result["variants"] = measure_variants(args.reference_batch, runs, args.min_run_s, sampler)
+    print("the harness alone ...", flush=True)
+    result["harness"] = measure_harness(args.reference_batch, runs, args.min_run_s)
+    print("peak memory ...", flush=True)
+    result["peak_rss"] = measure_peak_rss(batch_sizes[-1], runs=1, min_run_s=0.0)
+    if not args.no_peers:
+        print("OpenSpiel ...", flush=True)
+        result["openspiel"] = measure_openspiel(runs, args.openspiel_seconds)
+
+    result["headline"] = headline(result)
+    result["targets"] = targets(result)
+    result["wall_s"] = time.perf_counter() - started
+    result["machine"]["load_average_at_end"] = os.getloadavg()
+
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    (args.out_dir / "throughput.json").write_text(json.dumps(result, indent=1) + "\n")
+    plot(result, args.out_dir / "throughput.png")
+    markdown = render_markdown(result)
+    (args.out_dir / "throughput.md").write_text(markdown)
+    print()
+    print(markdown)
+    print(f"written {args.out_dir / 'throughput.json'}, throughput.png, throughput.md "
+          f"({result['wall_s']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
