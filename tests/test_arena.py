@@ -1,0 +1,102 @@
+"""Arena: statistics on known numbers, seat swapping, recorded games that replay, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcheckers
+from jaxcheckers import arena, pdn
+from jaxcheckers.agents.random import random_agent
+from jaxcheckers.cli import main
+
+ENV = jaxcheckers.make("checkers", board_size=6, max_steps=200)
+
+
+def test_elo_difference_of_known_scores():
+    assert arena.elo_difference(0.5) == 0.0
+    assert arena.elo_difference(0.75) == pytest.approx(400 * math.log10(3))
+    assert arena.elo_difference(1.0) == math.inf
+    assert arena.elo_difference(0.0) == -math.inf
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    low, high = arena.wilson_interval(0.5, 100)
+    assert (round(low, 3), round(high, 3)) == (0.404, 0.596)
+    low, high = arena.wilson_interval(1.0, 200)
+    assert high == pytest.approx(1.0) and 0.98 < low < 0.985  # never the degenerate [1, 1]
+
+
+def test_summary_counts_and_scores():
+    summary = arena.summarize(np.array([1, 1, 1, 0.5, 0]))
+    assert (summary.wins, summary.draws, summary.losses, summary.games) == (3, 1, 1, 5)
+    assert summary.score == pytest.approx(0.7)
+    assert summary.score_low < 0.7 < summary.score_high
+    assert summary.elo_low < summary.elo < summary.elo_high
+
+
+def illegal_agent(state, key):
+    del state, key
+    return jnp.int32(-1)  # forfeits at once: the env ends the game, −1 for the mover
+
+
+def test_seats_swap_and_scores_are_from_a_side():
+    match = arena.play_match(ENV, illegal_agent, random_agent, 6, jax.random.key(0), batch_size=4)
+    assert match.a_is_black.tolist() == [True, False, True, False, True, False]
+    # Black games: A forfeits at its first move. White games: after one random move by black.
+    assert (match.a_score == 0).all()
+    assert match.length.tolist() == [1, 2, 1, 2, 1, 2]
+    flipped = arena.play_match(ENV, random_agent, illegal_agent, 4, jax.random.key(0))
+    assert (flipped.a_score == 1).all()
+
+
+def test_recorded_games_replay_to_the_same_results():
+    match = arena.play_match(ENV, random_agent, random_agent, 8, jax.random.key(1), opening_plies=2)
+    games = arena.match_games(match, "random", "random", ENV)
+    parsed = pdn.parse_pdn(pdn.format_games(games))
+    assert len(parsed) == 8
+    for game, original in zip(parsed, games, strict=True):
+        assert game.moves == original.moves
+        final = pdn.replay(ENV, game).states[-1]
+        over = bool(final.terminated | final.truncated)
+        replayed = pdn.result_text(final.rewards, bool(final.truncated)) if over else "*"
+        assert replayed == game.result == game.tags["Result"]
+
+
+def test_the_command_prints_json(capsys):
+    code = main(["arena", "random", "random", "--games", "4", "--board-size", "6", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    result = report["matches"][0]
+    assert result["games"] == 4
+    assert result["wins"] + result["draws"] + result["losses"] == 4
+
+
+def test_round_robin_table_and_pdn_file(capsys, tmp_path):
+    path = tmp_path / "games.pdn"
+    argv = ["arena", "random", "random", "--games", "2", "--board-size", "6"]
+    assert main([*argv, "--pdn", str(path)]) == 0  # one agent twice: a self-play match
+    out = capsys.readouterr().out
+    assert "random vs random" in out and "95% CI" in out
+    assert len(pdn.parse_pdn(path.read_text())) == 2
+    table = arena.round_robin_table(
+        ["a", "b", "c"],
+        [
+            {"a": "a", "b": "b", "score": 1.0},
+            {"a": "a", "b": "c", "score": 0.5},
+            {"a": "b", "b": "c", "score": 0.25},
+        ],
+    )
+    rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()[1:]}
+    assert rows["a"] == ["-", "1.000", "0.500", "0.750"]
+    assert rows["c"] == ["0.500", "0.750", "-", "0.625"]
+
+
+def test_bad_agent_names_are_reported_not_raised(capsys):
+    assert main(["arena", "random", "nonsense", "--games", "2"]) == 2
+    assert "unknown agent" in capsys.readouterr().err
