@@ -1,0 +1,182 @@
+"""The Gymnasium adapters: check_env, registration, agreement with the JAX core, bad input."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils import seeding  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import jaxcheckers  # noqa: E402
+from jaxcheckers.adapters.game import compiled_step, opening  # noqa: E402
+from jaxcheckers.adapters.gymnasium import ENV_ID, CheckersEnv, CheckersVectorEnv  # noqa: E402
+from jaxcheckers.agents import random_agent  # noqa: E402
+
+SIZE = 6  # every test uses the same rules, so each function compiles once
+
+
+class ReferenceLearner:
+    """The documented episode, played on the JAX core in plain Python: the learner's hop, then
+    the opponent's (a random agent, one key split per hop) until the learner is to move."""
+
+    def __init__(self, key: jax.Array, seat: int | None):
+        self.core = jaxcheckers.make("checkers", board_size=SIZE)
+        self.step_fn = compiled_step(self.core)
+        self.act = jax.jit(random_agent)
+        seat_key, _, self.key = jax.random.split(key, 3)
+        drawn = int(jax.random.randint(seat_key, (), 0, 2))
+        self.seat = drawn if seat is None else seat
+        self.state = opening(self.core)
+        self.reward = self._opponent_turns()
+
+    def _over(self) -> bool:
+        return bool(self.state.terminated) or bool(self.state.truncated)
+
+    def _opponent_turns(self) -> float:
+        reward = 0.0
+        while not self._over() and int(self.state.current_player) != self.seat:
+            self.key, act_key = jax.random.split(self.key)
+            self.state = jax.device_get(self.step_fn(self.state, self.act(self.state, act_key)))
+            reward += float(self.state.rewards[self.seat])
+        return reward
+
+    def step(self, action: int) -> None:
+        self.state = jax.device_get(self.step_fn(self.state, action))
+        self.reward = float(self.state.rewards[self.seat]) + self._opponent_turns()
+
+    def observation(self) -> np.ndarray:
+        board = np.asarray(self.state.board)
+        if int(self.state.current_player) != self.seat:
+            board = -board[::-1]
+        planes = [board == 1, board == 2, board == -1, board == -2]
+        return np.stack(planes, axis=-1).reshape(SIZE, SIZE, 4).astype(np.float32)
+
+    def check(self, observation, reward, terminated, truncated, info) -> None:
+        np.testing.assert_array_equal(observation, self.observation())
+        assert reward == self.reward
+        assert terminated == bool(self.state.terminated)
+        assert truncated == bool(self.state.truncated)
+        learners_turn = int(self.state.current_player) == self.seat
+        expected_mask = np.asarray(self.state.legal_action_mask) & learners_turn
+        np.testing.assert_array_equal(info["action_mask"], expected_mask.astype(np.int8))
+        assert info["learner_seat"] == self.seat
+
+
+def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def test_check_env_box_observations():
+    check_env(CheckersEnv(board_size=SIZE))
+
+
+def test_check_env_dict_observations_through_the_registry():
+    env = gymnasium.make(ENV_ID, board_size=SIZE, observation_type="dict", render_mode="ansi")
+    check_env(env.unwrapped)
+    observation, info = env.reset(seed=3)
+    np.testing.assert_array_equal(observation["action_mask"], info["action_mask"])
+    assert "to move" in env.render()
+
+
+@pytest.mark.parametrize("seat", [0, 1, "random"])
+def test_random_episodes_agree_step_for_step_with_the_jax_core(seat):
+    env = CheckersEnv(board_size=SIZE, learner_seat=seat)
+    rng = np.random.default_rng(1)
+    for seed in range(2):
+        observation, info = env.reset(seed=seed)
+        generator, _ = seeding.np_random(seed)
+        key = jax.random.key(int(generator.integers(2**31)))
+        reference = ReferenceLearner(key, None if seat == "random" else seat)
+        reference.check(observation, 0.0, False, False, info)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            action = _random_legal(rng, info["action_mask"])
+            observation, reward, terminated, truncated, info = env.step(action)
+            reference.step(action)
+            reference.check(observation, reward, terminated, truncated, info)
+        assert reward in (-1.0, 0.0, 1.0)
+
+
+def _info_of(infos: dict, i: int) -> dict:
+    return {key: value[i] for key, value in infos.items()}
+
+
+def test_the_vector_env_agrees_with_the_jax_core_across_an_autoreset():
+    seeds = [5, 6, 7]
+    envs = CheckersVectorEnv(len(seeds), board_size=SIZE)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    observations, infos = envs.reset(seed=seeds)
+    # Every episode, the first included, starts from the key folded from the previous one.
+    references = [ReferenceLearner(jax.random.fold_in(jax.random.key(s), 1), None) for s in seeds]
+    for i, reference in enumerate(references):
+        reference.check(observations[i], 0.0, False, False, _info_of(infos, i))
+    rng = np.random.default_rng(2)
+    done = np.zeros(len(seeds), dtype=bool)
+    episodes = np.zeros(len(seeds), dtype=int)
+    while episodes.min() < 2:
+        actions = [0 if done[i] else _random_legal(rng, infos["action_mask"][i]) for i in range(3)]
+        observations, rewards, terminations, truncations, infos = envs.step(np.array(actions))
+        for i in range(len(seeds)):
+            if done[i]:  # NEXT_STEP: this step restarted the game and ignored the action
+                references[i] = ReferenceLearner(jax.random.fold_in(references[i].key, 1), None)
+            else:
+                references[i].step(actions[i])
+            answer = observations[i], rewards[i], terminations[i], truncations[i]
+            references[i].check(*answer, _info_of(infos, i))
+        done = terminations | truncations
+        episodes += done
+
+
+def test_an_illegal_action_loses_and_the_episode_must_be_reset():
+    env = CheckersEnv(board_size=SIZE, learner_seat=0)
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(0)  # square 0 holds no piece
+    assert (reward, terminated) == (-1.0, True) and not info["action_mask"].any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("action", [4 * SIZE * SIZE, -1, 1.0, None, np.array([1, 2])])
+def test_an_action_out_of_range_raises(action):
+    env = CheckersEnv(board_size=SIZE)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="an action is an int"):
+        env.step(action)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"learner_seat": 2}, "learner_seat"),
+        ({"observation_type": "image"}, "observation_type"),
+        ({"opponent": "no-such-agent"}, "unknown agent"),
+        ({"board_size": 7}, "board_size"),
+    ],
+)
+def test_bad_options_raise(options, message):
+    with pytest.raises(ValueError, match=message):
+        CheckersEnv(**options)
+
+
+def test_the_vector_env_rejects_bad_actions():
+    envs = CheckersVectorEnv(3, board_size=SIZE)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="3 ints"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="lie in"):
+        envs.step(np.array([0, 1, 4 * SIZE * SIZE]))
+    with pytest.raises(ValueError, match="3 ints"):
+        envs.step(np.array([0.0, 1.0, 2.0]))
+
+
+def test_make_vec_builds_the_jax_batched_env():
+    envs = gymnasium.make_vec(
+        ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", board_size=SIZE
+    )
+    assert isinstance(envs.unwrapped, CheckersVectorEnv)
+    observations, infos = envs.reset(seed=0)
+    assert observations.shape == (3, SIZE, SIZE, 4) and infos["action_mask"].shape == (3, 144)
