@@ -49,7 +49,6 @@ from gymnasium.vector.utils import batch_space
 from jaxcheckers.adapters.game import _env_from_options, checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, render, rules
-from jaxcheckers.core import tree_where
 
 __all__ = ["CheckersEnv", "CheckersVectorEnv", "LearnerState", "LearnerGame", "register", "ENV_ID"]
 
@@ -73,6 +72,7 @@ class LearnerView(NamedTuple):
     reward: jax.Array  # float32 ()  the learner's reward since its last action
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()
+    seat: jax.Array  # int32 ()  the learner's player id
 
 
 class LearnerGame:
@@ -121,6 +121,7 @@ class LearnerGame:
             reward=reward.astype(jnp.float32),
             terminated=game.terminated,
             truncated=game.truncated,
+            seat=learner.seat,
         )
 
     def advance(
@@ -134,9 +135,16 @@ class LearnerGame:
         """The learner's `action`, or (where `restart`) a new episode from `fresh_key`; then the
         opponent's hops until the learner is to move. One function for reset and step, so that
         each setting compiles once."""
-        played = learner._replace(game=self.env.step(learner.game, action))
-        start = tree_where(restart, self._fresh(fresh_key, seat_option), played)
-        reward = jnp.where(restart, 0.0, played.game.rewards[learner.seat])
+
+        def restarted():
+            return self._fresh(fresh_key, seat_option), jnp.float32(0.0)
+
+        def played():
+            game = self.env.step(learner.game, action)
+            return learner._replace(game=game), game.rewards[learner.seat]
+
+        # A single env runs one branch; under vmap (the vector env) `cond` becomes a select.
+        start, reward = jax.lax.cond(restart, restarted, played)
         learner, opponent_reward = self._opponent_turns(start)
         return learner, self.view(learner, reward + opponent_reward)
 
@@ -259,7 +267,7 @@ class CheckersEnv(gymnasium.Env):
     def _answer(self, view: LearnerView):
         view = jax.device_get(view)
         self._over = bool(view.terminated) or bool(view.truncated)
-        info = {"action_mask": view.action_mask, "learner_seat": int(self._learner.seat)}
+        info = {"action_mask": view.action_mask, "learner_seat": int(view.seat)}
         observation = view.observation
         if self.observation_type == "dict":
             observation = {"observation": observation, "action_mask": view.action_mask}
@@ -373,7 +381,7 @@ class CheckersVectorEnv(VectorEnv):
         info = {
             "action_mask": view.action_mask,
             "_action_mask": everywhere,
-            "learner_seat": np.asarray(jax.device_get(self._learners.seat)),
+            "learner_seat": view.seat,
             "_learner_seat": everywhere,
         }
         observation = view.observation
