@@ -1,0 +1,318 @@
+"""Checkers in the terminal: a person against an agent, two people, or two agents to watch.
+
+    jaxcheckers play                                  you (black) against alphabeta:3
+    jaxcheckers play --black alphabeta:3 --white human
+    jaxcheckers play --black human --white human      two people at one keyboard
+    jaxcheckers play --black random --white alphabeta:2 --delay 0.5
+
+At your turn type a move in standard notation: `11-15`, a capture `15x22`, a multi-jump
+`15x22x29` (or only its ends, `15x29`, or one hop at a time), or the squares as row,col pairs:
+`2,5 3,4`. `?` lists the legal moves, `undo` takes back your last move (and the replies to it),
+`quit` ends the game. Black (player 0) moves first, down the board from squares 1–12.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+import time
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import jaxcheckers
+from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.checkers.fen import state_from_fen
+from jaxcheckers.checkers.positions import absolute_board
+from jaxcheckers.checkers.render import describe_action, legal_moves, square_number
+from jaxcheckers.pdn import PdnGame, default_tags, format_game, hops_of_move, jitted_step
+
+PLAYER_NAMES = ("black", "white")
+HUMAN = "human"
+HELP = (
+    "type a move like 11-15 or 15x22 (multi-jumps 15x22x29), or row,col pairs like 2,5 3,4; "
+    "? lists the legal moves, undo takes back your move, quit ends the game"
+)
+
+__all__ = ["Seat", "Style", "board_lines", "play_game", "interpret", "add_arguments", "run"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Seat:
+    """Who plays one colour: a person (agent None) or an agent."""
+
+    name: str
+    agent: Callable | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Style:
+    unicode: bool = True
+    colour: bool = False
+
+
+PIECES_UNICODE = {1: "●", 2: "♛", -1: "○", -2: "♕"}
+PIECES_ASCII = {1: "b", 2: "B", -1: "w", -2: "W"}
+DARK, RESET, DIM = "\033[42m", "\033[0m", "\033[2m"
+INK = {1: "\033[1;30m", -1: "\033[1;97m"}
+
+
+def board_lines(state, style: Style = Style()) -> list[str]:
+    """The board as a person sees it: black at the top, empty dark squares show their number."""
+    board = absolute_board(state)
+    n = board.shape[0]
+    pieces = PIECES_UNICODE if style.unicode else PIECES_ASCII
+    width = len(str(n * n // 2)) + 1
+    lines = ["    " + "".join(f"{col:>{width}}" for col in range(n))]
+    for row in range(n):
+        cells = []
+        for col in range(n):
+            value = int(board[row, col])
+            if (row + col) % 2 == 0:
+                cell = " " * width
+            elif value:
+                cell = f"{pieces[value]:>{width}}"
+                if style.colour:
+                    cell = INK[int(np.sign(value))] + cell + RESET + DARK
+            else:
+                number = f"{square_number(row, col, n):>{width}}"
+                cell = DIM + number + RESET + DARK if style.colour else number
+            cells.append(DARK + cell + RESET if style.colour else cell)
+        lines.append(f"{row:>3} " + "".join(cells))
+    return lines
+
+
+# -- reading what a person types --
+
+_PAIR = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
+
+
+def interpret(text: str, state, env) -> tuple[str, list[int]]:
+    """("quit"|"help"|"undo", []) or ("move", hop actions). ValueError with a short reason."""
+    command = text.strip().lower()
+    if command in ("quit", "q", "exit"):
+        return "quit", []
+    if command in ("?", "help", "h", "moves"):
+        return "help", []
+    if command in ("undo", "u", "takeback"):
+        return "undo", []
+    if not command:
+        raise ValueError("nothing typed")
+    notation = _pairs_to_notation(command, env.board_size) if "," in command else command
+    notation = notation.replace(" ", "").replace("×", "x")
+    if not re.fullmatch(r"\d+([-x]\d+)+", notation):
+        raise ValueError(f"could not read {text.strip()!r}")
+    try:
+        return "move", hops_of_move(env, state, notation)
+    except ValueError:
+        pass
+    # One hop of a longer capture, typed hop by hop.
+    for action, hop_text in legal_moves(state):
+        if hop_text == notation:
+            return "move", [action]
+    raise ValueError(f"{notation} is not legal here")
+
+
+def _pairs_to_notation(text: str, n: int) -> str:
+    pairs = _PAIR.findall(text)
+    leftover = _PAIR.sub("", text).replace("-", "").replace("x", "").replace(" ", "")
+    if len(pairs) < 2 or leftover:
+        raise ValueError(f"could not read {text.strip()!r} as row,col pairs")
+    squares = []
+    for row_text, col_text in pairs:
+        row, col = int(row_text), int(col_text)
+        if not (0 <= row < n and 0 <= col < n) or (row + col) % 2 == 0:
+            raise ValueError(f"({row},{col}) is not a dark square of the {n}x{n} board")
+        squares.append((row, col))
+    capture = abs(squares[1][0] - squares[0][0]) == 2
+    return ("x" if capture else "-").join(str(square_number(r, c, n)) for r, c in squares)
+
+
+# -- the game loop --
+
+
+@dataclasses.dataclass
+class _Snapshot:
+    state: object
+    moves: int  # how many whole moves had been written down
+
+
+def play_game(
+    env,
+    seats: tuple[Seat, Seat],
+    state,
+    *,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    style: Style = Style(),
+    key: jax.Array | None = None,
+    delay: float = 0.0,
+) -> tuple[object, PdnGame]:
+    """Plays until the game ends or a person quits. Returns the last state and the game record."""
+    key = jax.random.key(0) if key is None else key
+    step = jitted_step(env)
+    acts = [None if seat.agent is None else jax.jit(seat.agent) for seat in seats]
+    start = state
+    moves: list[str] = []
+    movers: list[int] = []
+    history: list[_Snapshot] = []
+
+    def show():
+        write("\n".join(board_lines(state, style)))
+        write(_status(state, seats))
+
+    show()
+    while not bool(state.terminated | state.truncated):
+        player = int(state.current_player)
+        turn_start = int(state.jumper) < 0
+        if acts[player] is not None:
+            key, subkey = jax.random.split(key)
+            hops = [int(acts[player](state, subkey))]
+        else:
+            try:
+                line = read(f"{PLAYER_NAMES[player]} ({seats[player].name})> ")
+            except (EOFError, KeyboardInterrupt):
+                write("\ngoodbye")
+                break
+            try:
+                what, hops = interpret(line, state, env)
+            except ValueError as error:
+                unreadable = str(error).startswith(("could not read", "nothing typed"))
+                write(f"{error}; {HELP if unreadable else '? lists the legal moves'}")
+                continue
+            if what == "quit":
+                write("game abandoned")
+                break
+            if what == "help":
+                write("legal moves: " + ", ".join(_whole_moves(env, state)))
+                continue
+            if what == "undo":
+                back = _undo(history, seats, mid_capture=not turn_start)
+                if back is None:
+                    write("nothing to undo")
+                    continue
+                state = back.state
+                del moves[back.moves :], movers[back.moves :]
+                write("taken back")
+                show()
+                continue
+        if turn_start:
+            history.append(_Snapshot(state, len(moves)))
+        for action in hops:
+            text = describe_action(state, action)
+            if int(state.jumper) >= 0 and moves:
+                moves[-1] += "x" + text.split("x")[1]
+            else:
+                moves.append(text)
+                movers.append(player)
+            state = step(state, jnp.int32(action))
+        turn_over = int(state.jumper) < 0 or bool(state.terminated | state.truncated)
+        if acts[player] is not None and turn_over:
+            write(f"{PLAYER_NAMES[player]} plays {moves[-1]}")
+            if delay:
+                time.sleep(delay)
+        if turn_over or acts[player] is None:
+            show()
+
+    result = _result(state)
+    tags = default_tags(env, start, Event="jaxcheckers play")
+    tags.update(Black=seats[0].name, White=seats[1].name, Result=result)
+    return state, PdnGame(tags, moves, movers, result)
+
+
+def _undo(history: list[_Snapshot], seats, mid_capture: bool) -> _Snapshot | None:
+    """The latest earlier turn start where a person was to move (this turn's, mid-capture)."""
+    if mid_capture and history:
+        return history.pop()
+    for index in range(len(history) - 1, -1, -1):
+        if seats[int(history[index].state.current_player)].agent is None:
+            snapshot = history[index]
+            del history[index:]
+            return snapshot
+    return None
+
+
+def _whole_moves(env, state) -> list[str]:
+    """Legal moves as a person writes them: whole capture sequences where there are captures."""
+    step = jitted_step(env)
+    found: list[str] = []
+
+    def extend(current, prefix):
+        for action, text in legal_moves(current):
+            after = step(current, jnp.int32(action))
+            written = text if prefix is None else prefix + "x" + text.split("x")[1]
+            same_turn = int(after.jumper) >= 0
+            if same_turn:
+                extend(after, written)
+            else:
+                found.append(written)
+
+    extend(state, None)
+    return found
+
+
+def _status(state, seats) -> str:
+    if bool(state.terminated | state.truncated):
+        return "game over: " + {
+            "0-1": f"black ({seats[0].name}) wins",
+            "1-0": f"white ({seats[1].name}) wins",
+            "1/2-1/2": "draw",
+            "*": "cut at the step limit",
+        }[_result(state)]
+    player = int(state.current_player)
+    text = f"{PLAYER_NAMES[player]} ({seats[player].name}) to move"
+    if int(state.jumper) >= 0:
+        text += ", continuing the capture"
+    return text
+
+
+def _result(state) -> str:
+    from jaxcheckers.pdn import result_text
+
+    if not bool(state.terminated | state.truncated):
+        return "*"
+    return result_text(np.asarray(state.rewards), bool(state.truncated))
+
+
+# -- the command --
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    choices = ", ".join([HUMAN, *AGENT_SPECS])
+    parser.add_argument("--black", default=HUMAN, help=f"who plays black ({choices})")
+    parser.add_argument("--white", default="alphabeta:3", help="who plays white (same choices)")
+    parser.add_argument("--board-size", type=int, default=8)
+    parser.add_argument("--fen", help="start from this position (checkers FEN)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after a move")
+    parser.add_argument("--ascii", action="store_true", help="letters instead of unicode pieces")
+    parser.add_argument("--no-color", action="store_true", help="no colours even on a terminal")
+    parser.add_argument("--pdn", metavar="FILE", help="save the game to FILE as PDN")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        env = jaxcheckers.make("checkers", board_size=args.board_size)
+        seats = tuple(
+            Seat(spec, None if spec == HUMAN else make_agent(spec, env))
+            for spec in (args.black, args.white)
+        )
+        state = state_from_fen(env, args.fen) if args.fen else env.reset(jax.random.key(0))
+    except (ValueError, OSError) as error:
+        print(f"play: {error}", file=sys.stderr)
+        return 2
+    style = Style(unicode=not args.ascii, colour=sys.stdout.isatty() and not args.no_color)
+    if any(seat.agent is None for seat in seats):
+        print(HELP)
+    _, game = play_game(
+        env, seats, state, style=style, key=jax.random.key(args.seed), delay=args.delay
+    )
+    if args.pdn:
+        with open(args.pdn, "w", encoding="utf-8") as file:
+            file.write(format_game(game))
+        print(f"game saved to {args.pdn}")
+    return 0
