@@ -45,9 +45,10 @@ def method_section(result: dict) -> str:
   sums every game's observation into a running total, so the observation is really computed.
   pgx games go through the same adapter (`init`, `step`, `legal_action_mask`, `observation`).
 - **The same sampler for every JAX system** (`{result['sampler']}`): {result['sampler_doc']}
-  It draws one random number per game and finds the k-th legal action in two levels; drawing
-  uniform noise per action (`jaxcheckers.agents.random.random_legal_action`) costs more than a
-  checkers step, see "What the harness costs alone".
+  It draws one random number per game, a rank among the legal actions, and finds that action
+  on the mask packed into 32-bit words (population counts). Drawing uniform noise per action
+  (`jaxcheckers.agents.random.random_legal_action`) costs more than a checkers step: see "What
+  the harness costs alone". The throughput script checks the sampler (legal, uniform) first.
 - **OpenSpiel checkers**: C++ through `pyspiel`, one Python process, `random.choice` over
   `state.legal_actions()`, `state.observation_tensor()` read after every step, a new game when
   one ends.

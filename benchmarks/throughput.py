@@ -418,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     sampler = common.SAMPLERS[args.sampler]
+    common.check_sampler(sampler)
     games = sweep_games()[:1] if args.no_peers else sweep_games()
     result = {"machine": common.machine(), "batch_sizes": batch_sizes, "runs": runs,
               "reference_batch": args.reference_batch, "sampler": args.sampler,
