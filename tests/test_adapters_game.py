@@ -60,6 +60,13 @@ def test_a_double_jump_is_two_plays_by_the_same_side():
     assert [m.notation for m in whole.moves] == ["14x23", "23x30"]
 
 
+def test_the_board_size_comes_from_the_board():
+    with pytest.raises(ValueError, match="taken from it"):
+        Game.from_board(DOUBLE_JUMP, board_size=6)
+    with pytest.raises(ValueError, match="light square"):
+        Game.from_board(["b...", "....", "....", "...."])
+
+
 def test_a_piece_mid_jump_can_be_given_as_a_square_number():
     by_number = Game.from_board(DOUBLE_JUMP, player=0, jumper=14)
     by_position = Game.from_board(DOUBLE_JUMP, player=0, jumper=(3, 2))
@@ -133,6 +140,8 @@ def test_play_game_agrees_step_for_step_with_the_jax_core():
 def test_play_game_rejects_a_wrong_number_of_agents_and_bad_specs():
     with pytest.raises(ValueError, match="two agents"):
         play_game(["random"])
+    with pytest.raises(ValueError, match="start must be"):
+        play_game(["random", "random"], start=np.zeros((6, 6)))
     with pytest.raises(ValueError, match="unknown agent"):
         play_game(["random", "no-such-agent"], Game.new(board_size=6))
 
@@ -148,3 +157,5 @@ def test_fen_round_trip_when_the_fen_module_exists():
     for malformed in ("this is not FEN", "B:W40:B1", "X:W10:B1"):
         with pytest.raises(ValueError):
             Game.from_fen(malformed)
+    finished = play_game(["random", "random"], start="W:W10,K12:B1,2", key=jax.random.key(1))
+    assert finished.is_over and finished.moves[0].start in (10, 12)

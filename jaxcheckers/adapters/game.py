@@ -154,10 +154,12 @@ class Game:
         if board.ndim != 2:
             raise ValueError(f"the board must be a square (n, n) array, got shape {board.shape}")
         n = board.shape[0]
+        if options.pop("board_size", n) != n:
+            raise ValueError(f"the board is {n}×{n}; board_size is taken from it")
         if isinstance(jumper, (int, np.integer)) and not isinstance(jumper, bool):
             jumper = render.square_position(int(jumper), n)
-        env = _env_from_options(board_size=n, **options)
         positions.validate(board, player, jumper)
+        env = _env_from_options(board_size=n, **options)
         # As positions.from_board, with the State built by a compiled env.start.
         square = -1
         if jumper is not None:
@@ -349,20 +351,27 @@ def _fen_module():
 
 def play_game(
     agents: Sequence[str | Callable],
-    start: Game | None = None,
+    start: Game | str | None = None,
     *,
     key: jax.Array | None = None,
 ) -> Game:
     """Plays a game to its end and returns the finished Game (its moves are `game.moves`).
 
     `agents[p]` plays player p: a spec for `jaxcheckers.agents.make_agent` ("random", ...) or an
-    `act(state, key) -> action` function. `start` defaults to the 8×8 opening; `key` (default
-    `jax.random.key(0)`) is split once per hop. An agent that picks an illegal action raises
-    ValueError. The game ends by the rules or at the env's `max_steps`.
+    `act(state, key) -> action` function. `start` is a Game or a FEN string (8×8), by default
+    the opening. `key` (default `jax.random.key(0)`) is split once per hop. An agent that picks
+    an illegal action raises ValueError. The game ends by the rules or at the env's `max_steps`.
     """
     if len(agents) != 2:
         raise ValueError(f"play_game needs two agents (player 0, player 1), got {len(agents)}")
-    game = Game.new() if start is None else start
+    if start is None:
+        game = Game.new()
+    elif isinstance(start, str):
+        game = Game.from_fen(start)
+    elif isinstance(start, Game):
+        game = start
+    else:
+        raise ValueError(f"start must be a Game, a FEN string or None, got {type(start).__name__}")
     key = jax.random.key(0) if key is None else key
     acts = [_compiled_agent(agent, game.env) for agent in agents]
     while not game.is_over:
