@@ -44,8 +44,8 @@ def method_section(result: dict) -> str:
   games that ended (`jnp.where` over a fresh `init`/`reset`, the same code for ours and pgx's), and
   sums every game's observation into a running total, so the observation is really computed.
   pgx games go through the same adapter (`init`, `step`, `legal_action_mask`, `observation`).
-- **The same sampler for every JAX system** (`{result['sampler']}`): {result['sampler_doc']}
-  It draws one random number per game, a rank among the legal actions, and finds that action
+- **The same sampler for every JAX system** (`{result['sampler']}`, `common.sample_legal_actions`):
+  one random number per game picks a rank among the legal actions, and the action is found
   on the mask packed into 32-bit words (population counts). Drawing uniform noise per action
   (`jaxcheckers.agents.random.random_legal_action`) costs more than a checkers step: see "What
   the harness costs alone". The throughput script checks the sampler (legal, uniform) first.
@@ -53,9 +53,9 @@ def method_section(result: dict) -> str:
   `state.legal_actions()`, `state.observation_tensor()` read after every step, a new game when
   one ends.
 - **Timing**: batch sizes {batch_sizes}; per figure a compile, a warm-up call, then the
-  median of {result['runs']} timed runs (each run long enough to last ≥ 0.25 s, ended by
-  `block_until_ready`); the systems take turns run by run. Each system's best batch size is used
-  for the ratios.
+  median of {result['runs']} timed runs (each at least {result['min_run_s']} s, ended by
+  `block_until_ready`); the systems take turns run by run. Each system's best batch size is
+  used for the ratios.
 """
 
 

@@ -368,6 +368,7 @@ def _mib(size: int) -> str:
 
 def plot(result: dict, path: Path) -> None:
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -381,6 +382,8 @@ def plot(result: dict, path: Path) -> None:
                      label=f"{OPENSPIEL} (one process)")
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
+    axes.set_xticks(result["batch_sizes"], [f"{b:,}" for b in result["batch_sizes"]])
+    axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     axes.set_xlabel("batch size (games stepped together)")
     axes.set_ylabel("environment steps per second")
     axes.set_title(f"Random play with auto-reset, {result['machine']['cores']}-core "
@@ -422,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     games = sweep_games()[:1] if args.no_peers else sweep_games()
     result = {"machine": common.machine(), "batch_sizes": batch_sizes, "runs": runs,
               "reference_batch": args.reference_batch, "sampler": args.sampler,
-              "sampler_doc": common.sample_legal_actions.__doc__.split("\n\n")[0].strip()}
+              "min_run_s": args.min_run_s}
     started = time.perf_counter()
 
     print("compile times ...", flush=True)
