@@ -210,7 +210,10 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple[float, f
     denominator = 1 + z * z / games
     centre = (score + z * z / (2 * games)) / denominator
     half = z / denominator * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a score of exactly 0 or 1 that end of the interval is exact; rounding must not move it.
+    low = 0.0 if score <= 0 else max(0.0, centre - half)
+    high = 1.0 if score >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def summarize(a_scores: np.ndarray) -> Summary:
