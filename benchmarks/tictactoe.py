@@ -1,123 +1,104 @@
-"""Throughput of jaxcheckers' tic-tac-toe against pgx's `tic_tac_toe`, measured in the same run.
+"""Random-play throughput of jaxcheckers' 3×3 tic-tac-toe next to pgx's `tic_tac_toe`, same run.
 
-Both games go through one harness: a jitted `lax.scan` of T steps of batched random play, each
-game reset on the step it ends, actions drawn by the same cheap sampler
-(`jaxcheckers.agents.random.random_legal_action`). Prints a table (steps per second, median of
-several runs, and the ratio) and writes it as JSON.
+    .venv/bin/python -m benchmarks.tictactoe            # batch sizes 1024 … 65536, both samplers
+    .venv/bin/python -m benchmarks.tictactoe --quick    # batch 4096, the default sampler only
 
-    .venv/bin/python benchmarks/tictactoe.py [--batch-sizes 1024 4096 ...] [--steps 64]
+Both games go through `benchmarks.common`'s harness (a jitted `lax.scan` of vmapped random play,
+auto-reset, every observation read) with the same sampler; each figure is the harness's median of
+5 runs. The two games are measured `--rounds` times, alternating, and each keeps its best round,
+so that a passing load on this shared machine does not decide the ratio. Also a few larger
+boards (k in a row) to show how the cost grows. Prints markdown tables and writes
+`benchmarks/results/tictactoe.json`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
-import statistics
-import time
+import sys
 from pathlib import Path
 
-import jax
+if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import jaxcheckers.core as core
-from jaxcheckers.agents.random import random_legal_action
+from benchmarks.common import (
+    RESULTS_DIR,
+    SAMPLERS,
+    JaxGame,
+    machine,
+    markdown_table,
+    measure_throughput,
+    pgx_game,
+    rate,
+)
 from jaxcheckers.tictactoe import TicTacToe
 
-
-def jaxcheckers_step(env):
-    def step(state, action, key):
-        return core.step_autoreset(env, state, action, key).state
-
-    return env.reset, step
+FULL_BATCH_SIZES = (1024, 4096, 16384, 65536)
+LARGER_BOARDS = ((3, 3), (4, 4), (5, 4), (10, 5), (15, 5))  # (size, k)
+LARGER_BOARDS_BATCH = 4096
 
 
-def pgx_step(env):
-    def step(state, action, key):
-        final = env.step(state, action)
-        fresh = env.init(key)
-        return core.tree_where(final.terminated | final.truncated, fresh, final)
-
-    return env.init, step
+def tictactoe_game(size: int = 3, k: int | None = None) -> JaxGame:
+    env = TicTacToe(size=size, k=k)
+    return JaxGame(f"jaxcheckers tictactoe {size}×{size} k={env.k}", env.reset, env.step,
+                   env.num_actions)
 
 
-def make_rollout(init, step, batch_size: int, num_steps: int):
-    """A jitted function key -> total reward seen, running num_steps × batch_size env steps."""
-    batched_step = jax.vmap(step)
-    batched_action = jax.vmap(random_legal_action)
-
-    def one_step(carry, _):
-        state, key = carry
-        key, action_key, reset_key = jax.random.split(key, 3)
-        actions = batched_action(jax.random.split(action_key, batch_size), state.legal_action_mask)
-        state = batched_step(state, actions, jax.random.split(reset_key, batch_size))
-        return (state, key), state.rewards.sum()
-
-    @jax.jit
-    def rollout(key):
-        key, init_key = jax.random.split(key)
-        state = jax.vmap(init)(jax.random.split(init_key, batch_size))
-        _, rewards = jax.lax.scan(one_step, (state, key), None, length=num_steps)
-        return rewards.sum()
-
-    return rollout
-
-
-def compare(games: dict, batch_size: int, num_steps: int, repeats: int) -> dict[str, float]:
-    """Steps per second of each game: the median of `repeats` timed runs after one compiling run.
-
-    The games' runs alternate, so that a change in the machine's load falls on all of them alike.
-    """
-    rollouts = {
-        name: make_rollout(init, step, batch_size, num_steps)
-        for name, (init, step) in games.items()
-    }
-    for rollout in rollouts.values():
-        rollout(jax.random.key(0)).block_until_ready()  # compile
-    times = {name: [] for name in rollouts}
-    for seed in range(repeats):
-        for name, rollout in rollouts.items():
-            start = time.perf_counter()
-            rollout(jax.random.key(seed + 1)).block_until_ready()
-            times[name].append(time.perf_counter() - start)
-    return {name: batch_size * num_steps / statistics.median(t) for name, t in times.items()}
+def best_of_rounds(games: list[JaxGame], batch_size: int, sampler, rounds: int) -> dict:
+    """Each game's best median over `rounds` alternating measurements."""
+    best = {}
+    for _ in range(rounds):
+        for game in games:
+            result = measure_throughput(game, batch_size, sampler=sampler)
+            if game.name not in best or result.steps_per_s > best[game.name].steps_per_s:
+                best[game.name] = result
+    return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1024, 4096, 16384, 65536])
-    parser.add_argument("--steps", type=int, default=64, help="scan length T")
-    parser.add_argument("--repeats", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/tictactoe.json"))
+    parser.add_argument("--quick", action="store_true", help="batch 4096, rank sampler, 1 round")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=list(FULL_BATCH_SIZES))
+    parser.add_argument("--samplers", nargs="+", default=list(SAMPLERS), choices=list(SAMPLERS))
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "tictactoe.json")
     args = parser.parse_args()
+    if args.quick:
+        args.batch_sizes, args.samplers, args.rounds = [4096], ["rank"], 1
 
-    import pgx  # only the benchmark needs it (the `bench` extra)
+    ours, theirs = tictactoe_game(), pgx_game("tic_tac_toe")
+    rows, records = [], []
+    for sampler_name in args.samplers:
+        for batch_size in args.batch_sizes:
+            best = best_of_rounds([ours, theirs], batch_size, SAMPLERS[sampler_name], args.rounds)
+            mine, pgx = best[ours.name].steps_per_s, best[theirs.name].steps_per_s
+            rows.append([sampler_name, batch_size, rate(mine), rate(pgx), f"{mine / pgx:.2f}"])
+            records.append({"sampler": sampler_name, "batch_size": batch_size,
+                            "jaxcheckers": best[ours.name].to_json(),
+                            "pgx": best[theirs.name].to_json(), "ratio": mine / pgx})
+            print(markdown_table(["sampler", "batch", "jaxcheckers", "pgx", "ratio"], rows[-1:]))
 
-    games = {
-        "jaxcheckers": jaxcheckers_step(TicTacToe(size=3)),
-        "pgx": pgx_step(pgx.make("tic_tac_toe")),
-    }
-    rows = []
-    print(f"{'batch':>7} {'jaxcheckers steps/s':>20} {'pgx steps/s':>14} {'ratio':>6}")
-    for batch_size in args.batch_sizes:
-        speed = compare(games, batch_size, args.steps, args.repeats)
-        ratio = speed["jaxcheckers"] / speed["pgx"]
-        print(
-            f"{batch_size:>7} {speed['jaxcheckers']:>20,.0f} {speed['pgx']:>14,.0f} {ratio:>6.2f}"
-        )
-        rows.append({"batch_size": batch_size, **speed, "ratio": ratio})
+    print("\n3×3 tic-tac-toe, random play, steps/s (median of 5 runs, best of "
+          f"{args.rounds} rounds)\n")
+    print(markdown_table(["sampler", "batch", "jaxcheckers", "pgx tic_tac_toe", "ratio"], rows))
+
+    boards = []
+    if not args.quick:
+        for size, k in LARGER_BOARDS:
+            result = measure_throughput(tictactoe_game(size, k), LARGER_BOARDS_BATCH)
+            boards.append({"size": size, "k": k, **result.to_json()})
+        print(f"\nLarger boards, batch {LARGER_BOARDS_BATCH}, rank sampler\n")
+        print(markdown_table(
+            ["board", "k", "steps/s", "mean game length"],
+            [[f"{b['size']}×{b['size']}", b["k"], rate(b["steps_per_s"]),
+              f"{b['mean_game_length']:.1f}" if b["mean_game_length"] else "-"] for b in boards],
+        ))
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    result = {
-        "benchmark": "tictactoe 3x3 random play, auto-reset",
-        "steps": args.steps,
-        "repeats": args.repeats,
-        "device": str(jax.devices()[0]),
-        "machine": platform.machine(),
-        "jax": jax.__version__,
-        "rows": rows,
-    }
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"written {args.out}")
+    report = {"machine": machine(), "rounds": args.rounds, "comparison": records,
+              "larger_boards": boards}
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwritten {args.out}")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,17 @@ def lines_through_squares(lines: np.ndarray, num_squares: int) -> np.ndarray:
     return table
 
 
+# Boards of up to 31 squares fit in the non-negative bits of an int32: there the win check is a
+# handful of integer operations on one packed word (as fast as it gets on a CPU); larger boards
+# look only at the lines through the last mark, gathered from a table.
+MAX_PACKED_SQUARES = 31
+
+
+def line_bit_masks(lines: np.ndarray) -> np.ndarray:
+    """int32 (num_lines,): each line as a bit mask (bit s set for square s); needs ≤ 31 squares."""
+    return (np.int64(1) << lines.astype(np.int64)).sum(axis=1).astype(np.int32)
+
+
 # -- pure rules on one board (vmap them) -------------------------------------------------------
 
 
@@ -89,6 +100,17 @@ def completes_line(marked: jax.Array, lines_through_square: jax.Array) -> jax.Ar
     """
     with_sentinel = jnp.concatenate([marked, jnp.zeros(1, jnp.bool_)])
     return with_sentinel[lines_through_square].all(axis=-1).any()
+
+
+def packed(marked: jax.Array) -> jax.Array:
+    """int32 (): bool (s,) with s ≤ 31 as one word, bit i for square i."""
+    square_bits = np.int32(1) << np.arange(marked.shape[-1], dtype=np.int32)
+    return jnp.sum(jnp.where(marked, square_bits, 0), dtype=jnp.int32)
+
+
+def covers_a_line(marked_bits: jax.Array, line_masks: jax.Array) -> jax.Array:
+    """bool (): whether the packed marks hold every square of one of the lines' masks."""
+    return ((marked_bits & line_masks) == line_masks).any()
 
 
 def has_line(marked: jax.Array, lines: jax.Array) -> jax.Array:
@@ -106,6 +128,22 @@ def observation(board: jax.Array, player: jax.Array, size: int) -> jax.Array:
     mine = mark_of(player)
     planes = jnp.stack([board == mine, board == -mine], axis=-1)
     return planes.reshape(size, size, 2)
+
+
+def computed_once(action: jax.Array, num_actions: int) -> jax.Array:
+    """int32 (): `action` itself, or −1 (an illegal action all the same) where out of range.
+
+    XLA copies a cheap producer into each fusion that consumes it. Whatever computes the action
+    (a sampler, a policy's arg-max) feeds every field of the next state, through the check for an
+    illegal move, so it would be computed once per field and square: measured, that halves the
+    throughput of random play. A scatter's index is never fused, so passing the action through
+    one (a one-hot) makes XLA compute it once per game.
+    """
+    action = jnp.asarray(action, jnp.int32)
+    in_range = (action >= 0) & (action < num_actions)
+    index = jnp.where(in_range, action, num_actions)  # past the end: the scatter drops it
+    one_hot = jnp.zeros(num_actions, jnp.bool_).at[index].set(True, mode="drop")
+    return jnp.where(one_hot.any(), jnp.argmax(one_hot), -1).astype(jnp.int32)
 
 
 def gym_board(state: TicTacToeState) -> jax.Array:
@@ -143,10 +181,15 @@ class TicTacToe(Env):
         self.num_actions = n * n
         self.observation_shape = (n, n, 2)
         self.lines = winning_lines(n, self.k)
+        self._line_masks = line_bit_masks(self.lines) if n * n <= MAX_PACKED_SQUARES else None
         self._lines_through = lines_through_squares(self.lines, n * n)
 
     def __repr__(self) -> str:
         return f"TicTacToe(size={self.size}, k={self.k})"
+
+    def step(self, state: TicTacToeState, action: jax.Array) -> TicTacToeState:
+        """`core.Env.step` (illegal actions, finished games), with `action` computed only once."""
+        return super().step(state, computed_once(action, self.num_actions))
 
     def _init(self, key: jax.Array) -> TicTacToeState:
         del key  # every game starts on the empty board
@@ -181,7 +224,7 @@ class TicTacToe(Env):
         mark = mark_of(player)
         # A select rather than a scatter: cheaper under vmap.
         board = jnp.where(jnp.arange(self.num_actions) == action, mark, state.board)
-        won = completes_line(board == mark, jnp.asarray(self._lines_through)[action])
+        won = self._completes_line(board == mark, action)
         empty = board == EMPTY
         terminated = won | ~empty.any()
         winner_first = jnp.where(jnp.arange(2) == player, 1.0, -1.0)
@@ -194,6 +237,16 @@ class TicTacToe(Env):
             terminated=terminated,
             board=board,
         )
+
+    def _completes_line(self, marked: jax.Array, square: jax.Array) -> jax.Array:
+        """bool (): whether the mover, who has just marked `square`, has k in a row.
+
+        Every line is checked on small boards (a line completed earlier would have ended the
+        game, so any complete line is new); on larger ones only the lines through `square`.
+        """
+        if self._line_masks is not None:  # fixed by the board size, not a traced value
+            return covers_a_line(packed(marked), jnp.asarray(self._line_masks))
+        return completes_line(marked, jnp.asarray(self._lines_through)[square])
 
 
 def _is_int(value: object) -> bool:

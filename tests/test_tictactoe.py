@@ -14,7 +14,15 @@ import numpy as np
 import pytest
 
 from jaxcheckers.agents.random import random_legal_action
-from jaxcheckers.tictactoe import TicTacToe, gym_board, winning_lines
+from jaxcheckers.tictactoe import (
+    TicTacToe,
+    covers_a_line,
+    gym_board,
+    has_line,
+    line_bit_masks,
+    packed,
+    winning_lines,
+)
 
 # Move sequences of each length from the empty 3×3 board, games stopping at a win.
 PERFT_3X3 = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
@@ -212,6 +220,18 @@ def test_winning_lines_count_every_direction():
         free = size - k + 1
         expected = 2 * free * size + 2 * free * free if k > 1 else size * size
         assert len(winning_lines(size, k)) == expected
+
+
+@pytest.mark.parametrize("size, k", [(3, 3), (4, 3), (5, 4), (5, 2)])
+def test_packed_line_check_agrees_with_the_square_by_square_one(size, k):
+    # Small boards check lines on one packed int32; the plain check reads the squares.
+    lines = winning_lines(size, k)
+    masks = jnp.asarray(line_bit_masks(lines))
+    boards = np.random.default_rng(size * 10 + k).random((256, size * size)) < 0.4
+    fast = jax.vmap(lambda marked: covers_a_line(packed(marked), masks))(boards)
+    plain = jax.vmap(lambda marked: has_line(marked, jnp.asarray(lines)))(boards)
+    np.testing.assert_array_equal(fast, plain)
+    assert 0 < int(plain.sum()) < len(boards)  # both answers occur
 
 
 def test_k1_first_mark_wins():
