@@ -17,6 +17,7 @@ from jaxcheckers.adapters.gymnasium import ENV_ID, CheckersEnv, CheckersVectorEn
 from jaxcheckers.agents import random_agent  # noqa: E402
 
 SIZE = 6  # every test uses the same rules, so each function compiles once
+RANDOM_AGENT = jax.jit(random_agent)
 
 
 class ReferenceLearner:
@@ -26,7 +27,7 @@ class ReferenceLearner:
     def __init__(self, key: jax.Array, seat: int | None):
         self.core = jaxcheckers.make("checkers", board_size=SIZE)
         self.step_fn = compiled_step(self.core)
-        self.act = jax.jit(random_agent)
+        self.act = RANDOM_AGENT
         seat_key, _, self.key = jax.random.split(key, 3)
         drawn = int(jax.random.randint(seat_key, (), 0, 2))
         self.seat = drawn if seat is None else seat
@@ -116,19 +117,19 @@ def test_the_vector_env_agrees_with_the_jax_core_across_an_autoreset():
         reference.check(observations[i], 0.0, False, False, _info_of(infos, i))
     rng = np.random.default_rng(2)
     done = np.zeros(len(seeds), dtype=bool)
-    episodes = np.zeros(len(seeds), dtype=int)
-    while episodes.min() < 2:
+    restarted = np.zeros(len(seeds), dtype=bool)  # each game is followed into its second episode
+    while not restarted.all():
         actions = [0 if done[i] else _random_legal(rng, infos["action_mask"][i]) for i in range(3)]
         observations, rewards, terminations, truncations, infos = envs.step(np.array(actions))
         for i in range(len(seeds)):
             if done[i]:  # NEXT_STEP: this step restarted the game and ignored the action
                 references[i] = ReferenceLearner(jax.random.fold_in(references[i].key, 1), None)
+                restarted[i] = True
             else:
                 references[i].step(actions[i])
             answer = observations[i], rewards[i], terminations[i], truncations[i]
             references[i].check(*answer, _info_of(infos, i))
         done = terminations | truncations
-        episodes += done
 
 
 def test_an_illegal_action_loses_and_the_episode_must_be_reset():

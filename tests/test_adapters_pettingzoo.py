@@ -32,8 +32,8 @@ def test_pettingzoo_api_test():
     api_test(checkers_aec.env(), num_cycles=1000)
 
 
-def test_pettingzoo_api_test_on_a_6x6_board_with_passes():
-    api_test(checkers_aec.env(board_size=6, no_moves="pass", render_mode="ansi"), num_cycles=300)
+def test_pettingzoo_api_test_on_a_6x6_board():
+    api_test(checkers_aec.env(board_size=6, render_mode="ansi"), num_cycles=300)
 
 
 def test_pettingzoo_seed_test():
