@@ -81,6 +81,7 @@ def test_check_env_dict_observations_through_the_registry():
     observation, info = env.reset(seed=3)
     np.testing.assert_array_equal(observation["action_mask"], info["action_mask"])
     assert "to move" in env.render()
+    assert env.unwrapped.game.current_player == info["learner_seat"]
 
 
 @pytest.mark.parametrize("seat", [0, 1, "random"])

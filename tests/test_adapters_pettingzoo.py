@@ -84,6 +84,8 @@ def test_the_same_agent_moves_again_in_the_middle_of_a_capture():
     second = int(np.flatnonzero(env.observe("player_0")["action_mask"])[0])
     env.step(second)
     assert env.agent_selection == "player_1"
+    assert [move.notation for move in env.unwrapped.game.moves] == []  # a Game of the position
+    assert env.unwrapped.game.board[7, 2] == 2  # the black man crowned on square 30
 
 
 def test_each_agent_sees_the_board_from_its_own_side():

@@ -46,7 +46,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from jaxcheckers.adapters.game import _env_from_options, checked_action
+from jaxcheckers.adapters.game import Game, _env_from_options, checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, render, rules
 
@@ -277,9 +277,14 @@ class CheckersEnv(gymnasium.Env):
         return observation, reward, bool(view.terminated), bool(view.truncated), info
 
     @property
-    def state(self) -> CheckersState:
+    def jax_state(self) -> CheckersState:
         """The JAX State of the current game (host arrays)."""
         return jax.device_get(self._learner.game)
+
+    @property
+    def game(self) -> Game:
+        """The current position as a `Game` (to print it, list its moves in notation, ...)."""
+        return Game.from_state(self.jax_state, self.jax_env)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -287,7 +292,7 @@ class CheckersEnv(gymnasium.Env):
             return None
         if self._learner is None:
             return None
-        text = render.render_text(self.state)
+        text = render.render_text(self.jax_state)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -390,7 +395,7 @@ class CheckersVectorEnv(VectorEnv):
         return observation, view.reward.astype(np.float64), view.terminated, view.truncated, info
 
     @property
-    def state(self) -> CheckersState:
+    def jax_state(self) -> CheckersState:
         """The batched JAX State of all games (on device)."""
         return self._learners.game
 

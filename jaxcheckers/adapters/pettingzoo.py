@@ -111,9 +111,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return self.action_spaces[agent]
 
     @property
-    def state_of_game(self) -> CheckersState:
-        """The JAX State of the game (host numpy arrays), e.g. for `Game.from_state`."""
+    def jax_state(self) -> CheckersState:
+        """The JAX State of the game (host numpy arrays)."""
         return self._state
+
+    @property
+    def game(self) -> Game:
+        """The position as a `Game` (to print it, list its moves in notation, ...)."""
+        return Game.from_state(self._state, self.jax_env)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         del seed  # checkers has no chance; the seed only matters to the spaces' samplers
@@ -172,7 +177,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._set_state(self._step_fn(self._state, np.int32(action)))
         self.rewards = {
             a: float(r)
-            for a, r in zip(AGENTS, self._state.rewards, strict=False)
+            for a, r in zip(AGENTS, self._state.rewards, strict=True)
             if a in self.agents
         }
         self._accumulate_rewards()
