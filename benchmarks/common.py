@@ -37,7 +37,6 @@ RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 # The first leaf of `scan`'s carry is the batch of games; donating it lets XLA update it in place.
 DONATE_STATE = (0,)
-WORD_BITS = 32
 
 
 # -- the sampler ------------------------------------------------------------------------------
@@ -46,35 +45,31 @@ WORD_BITS = 32
 def sample_legal_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
     """int32 (B,): one uniformly random legal action per game (0 where none is legal).
 
-    legal_action_mask: bool (B, A). One uniform draw per game picks the rank k of the action among
-    the legal ones; the k-th legal action is then found on the mask packed into 32-bit words
-    (which word holds it, by population counts, then which bit, by halving the word five times).
-    So the work is one pass over the mask and one random number per game. Drawing one random
-    number per action instead (the arg-max of uniform noise) costs a threefry hash per action:
-    for checkers' 256 actions that alone is slower than the whole game step, so the benchmark
-    would measure the sampler, not the game.
+    legal_action_mask: bool (B, A). This is `jaxcheckers.agents.random.random_legal_action`, the
+    project's random player, vmapped with a key per game: one uniform draw per game picks a rank
+    among the legal actions, found on the mask packed into 32-bit words, so the cost is one pass
+    over the mask. Every JAX system here is sampled with it.
     """
-    batch, num_actions = legal_action_mask.shape
-    bits = jnp.pad(legal_action_mask, ((0, 0), (0, -num_actions % WORD_BITS)))
-    bits = bits.reshape(batch, -1, WORD_BITS).astype(jnp.uint32)
-    words = (bits << jnp.arange(WORD_BITS, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
-    counts = jax.lax.population_count(words).astype(jnp.int32)  # (B, W)
-    through = _inclusive_prefix_sum(counts)  # legal actions in words 0..w
-    total = through[:, -1]
-    rank = jnp.floor(jax.random.uniform(key, (batch,)) * total).astype(jnp.int32)  # [0, total)
+    from jaxcheckers.agents.random import random_legal_action
 
-    index = (through <= rank[:, None]).sum(axis=-1)  # the word that holds the rank-th action
-    chosen = jnp.arange(words.shape[1]) == index[:, None]
-    word = jnp.where(chosen, words, 0).sum(axis=-1, dtype=jnp.uint32)
-    rank_in_word = rank - jnp.where(chosen, through - counts, 0).sum(axis=-1)
-    bit = jnp.zeros_like(rank_in_word)
-    for width in (16, 8, 4, 2, 1):  # skip the low half of the word while the rank lies beyond it
-        low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
-        beyond = rank_in_word >= low
-        rank_in_word = jnp.where(beyond, rank_in_word - low, rank_in_word)
-        word = jnp.where(beyond, word >> width, word)
-        bit = jnp.where(beyond, bit + width, bit)
-    return jnp.where(total > 0, index * WORD_BITS + bit, 0).astype(jnp.int32)
+    keys = jax.random.split(key, legal_action_mask.shape[0])
+    return jax.vmap(random_legal_action)(keys, legal_action_mask)
+
+
+def noise_argmax_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+    """int32 (B,): the arg-max of uniform noise over each game's legal actions.
+
+    The usual way to draw a uniform legal action, kept to show its cost: one threefry draw per
+    action, which for checkers' 256 actions costs more than the game's step.
+    """
+    noise = jax.random.uniform(key, legal_action_mask.shape)
+    return jnp.argmax(jnp.where(legal_action_mask, noise, -1.0), axis=-1).astype(jnp.int32)
+
+
+SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
+    "rank": sample_legal_actions,
+    "noise-argmax": noise_argmax_actions,
+}
 
 
 def check_sampler(sampler=None, draws: int = 20_000) -> None:
@@ -99,32 +94,6 @@ def check_sampler(sampler=None, draws: int = 20_000) -> None:
         picks = np.asarray(jax.vmap(lambda key, row=row: sampler(key, row[None])[0])(keys))
         counts = np.bincount(picks, minlength=num_actions)[[0, 3, num_actions - 1]]
         assert counts.sum() == draws and (abs(counts / draws - 1 / 3) < 0.02).all(), counts
-
-
-def noise_argmax_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
-    """int32 (B,): `jaxcheckers.agents.random.random_legal_action` for each game (uniform noise
-    per action, arg-max over the legal ones). Kept to show what that sampler alone costs."""
-    from jaxcheckers.agents.random import random_legal_action
-
-    keys = jax.random.split(key, legal_action_mask.shape[0])
-    return jax.vmap(random_legal_action)(keys, legal_action_mask)
-
-
-SAMPLERS: dict[str, Callable[[jax.Array, jax.Array], jax.Array]] = {
-    "rank": sample_legal_actions,
-    "noise-argmax": noise_argmax_actions,
-}
-
-
-def _inclusive_prefix_sum(x: jax.Array) -> jax.Array:
-    """Running sums along the last axis by doubling shifts (log₂ of the length passes);
-    `jnp.cumsum` lowers to a windowed reduction on CPU, quadratic in the length."""
-    length, shift = x.shape[-1], 1
-    while shift < length:
-        shifted = jnp.pad(x[..., : length - shift], [(0, 0)] * (x.ndim - 1) + [(shift, 0)])
-        x = x + shifted
-        shift *= 2
-    return x
 
 
 # -- the games ---------------------------------------------------------------------------------
@@ -340,15 +309,16 @@ def _memory_analysis(compiled) -> dict[str, int]:
 
 
 def compile_times(function: Callable, *example_args) -> dict[str, float]:
-    """Seconds to trace and lower `jax.jit(function)` and to compile it, for a fresh jit."""
+    """Seconds to trace and lower `jax.jit(function)` and to compile it, for a fresh jit; and the
+    CPU seconds this process spent on both (less swayed than wall time by other work)."""
     jitted = jax.jit(function)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     lowered = jitted.lower(*example_args)
     lowered_at = time.perf_counter()
     lowered.compile()
-    done = time.perf_counter()
+    done, cpu_done = time.perf_counter(), time.process_time()
     return {"trace_lower_s": lowered_at - start, "compile_s": done - lowered_at,
-            "total_s": done - start}
+            "total_s": done - start, "cpu_s": cpu_done - cpu_start}
 
 
 def state_bytes(game: JaxGame) -> dict[str, int]:

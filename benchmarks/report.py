@@ -44,11 +44,12 @@ def method_section(result: dict) -> str:
   games that ended (`jnp.where` over a fresh `init`/`reset`, the same code for ours and pgx's), and
   sums every game's observation into a running total, so the observation is really computed.
   pgx games go through the same adapter (`init`, `step`, `legal_action_mask`, `observation`).
-- **The same sampler for every JAX system** (`{result['sampler']}`, `common.sample_legal_actions`):
-  one random number per game picks a rank among the legal actions, and the action is found
-  on the mask packed into 32-bit words (population counts). Drawing uniform noise per action
-  (`jaxcheckers.agents.random.random_legal_action`) costs more than a checkers step: see "What
-  the harness costs alone". The throughput script checks the sampler (legal, uniform) first.
+- **The same sampler for every JAX system** (`{result['sampler']}`): the project's random player,
+  `jaxcheckers.agents.random.random_legal_action`, vmapped with a key per game. One uniform draw
+  per game picks a rank among the legal actions, found on the mask packed into 32-bit words, so
+  sampling is one pass over the mask. The usual arg-max of uniform noise draws a number per
+  action and for checkers' 256 actions costs more than the step itself: see "What the harness
+  costs alone". The throughput script checks the sampler (legal, uniform) before timing.
 - **OpenSpiel checkers**: C++ through `pyspiel`, one Python process, `random.choice` over
   `state.legal_actions()`, `state.observation_tensor()` read after every step, a new game when
   one ends.
@@ -63,7 +64,7 @@ def targets_section(tp: dict | None, pf: dict | None) -> str:
     rows = []
     if tp:
         for target in tp["targets"]:
-            rows.append([target["target"], throughput._figure(target["got"], target["unit"]),
+            rows.append([target["target"], throughput.target_figure(target),
                          "yes" if target["met"] else "**no**"])
     if pf and pf.get("target"):
         target = pf["target"]

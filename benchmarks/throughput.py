@@ -239,9 +239,10 @@ def targets(result: dict) -> list[dict]:
     if "ratio_vs_pgx_tic_tac_toe" in figures:
         rows.append({"target": "steps/s ≥ 0.5× pgx tic_tac_toe (aim 1×)", "need": 0.5,
                      "got": figures["ratio_vs_pgx_tic_tac_toe"], "unit": "×"})
-    step_compile = result["compile"][OURS]["step"]["total_s"]
-    rows.append({"target": "compile of jit(vmap(step)) < 5 s", "need": 5.0, "got": step_compile,
-                 "unit": "s", "lower_is_better": True})
+    step_compile = result["compile"][OURS]["step"]
+    rows.append({"target": "compile of jit(vmap(step)) < 5 s", "need": 5.0,
+                 "got": step_compile["total_s"], "unit": "s", "lower_is_better": True,
+                 "detail": f"wall; {step_compile['cpu_s']:.2f} s of CPU"})
     rows.append({"target": "state ≤ 1.5 KiB per game", "need": 1536,
                  "got": result["state_bytes"][OURS]["total"], "unit": "B",
                  "lower_is_better": True})
@@ -282,7 +283,7 @@ def render_markdown(result: dict) -> str:
                          f"ours **{figures[f'ratio_vs_{key}']:.2f}×**")
     sections.append("### Headline\n\n" + "\n".join(lines))
 
-    target_rows = [[t["target"], _figure(t["got"], t["unit"]), "yes" if t["met"] else "**no**"]
+    target_rows = [[t["target"], target_figure(t), "yes" if t["met"] else "**no**"]
                    for t in result["targets"]]
     sections.append("### Targets this run checks\n\n"
                     + markdown_table(["target", "measured", "met"], target_rows))
@@ -294,12 +295,15 @@ def render_markdown(result: dict) -> str:
                     + markdown_table(["system", "steps per game"], lengths))
 
     compile_rows = [[name, f"{t['step']['total_s']:.2f} s ({t['step']['trace_lower_s']:.2f} + "
-                     f"{t['step']['compile_s']:.2f})", f"{t['reset']['total_s']:.2f} s"]
+                     f"{t['step']['compile_s']:.2f})", f"{t['step']['cpu_s']:.2f} s",
+                     f"{t['reset']['total_s']:.2f} s", f"{t['reset']['cpu_s']:.2f} s"]
                     for name, t in result["compile"].items()]
-    sections.append(f"### Compile time at batch {result['reference_batch']:,} (fresh jit; "
-                    "trace and lower + XLA compile)\n\n"
-                    + markdown_table(["system", "jit(vmap(step))", "jit(vmap(reset))"],
-                                     compile_rows))
+    sections.append(f"### Compile time at batch {result['reference_batch']:,}\n\n"
+                    "A fresh `jax.jit`, lowered then compiled: wall time (trace and lower + XLA "
+                    "compile) and the CPU time of this process, which other work on the machine "
+                    "sways less.\n\n"
+                    + markdown_table(["system", "jit(vmap(step)) wall", "step CPU",
+                                      "jit(vmap(reset)) wall", "reset CPU"], compile_rows))
 
     size_rows = []
     for name, sizes in result["state_bytes"].items():
@@ -344,10 +348,15 @@ def render_markdown(result: dict) -> str:
     sections.append(f"### What the harness costs alone (batch {result['reference_batch']:,})\n\n"
                     "A game with no rules, so only sampling, auto-reset and the observation sum "
                     "are timed: the ceiling each action count allows. `rank` is the sampler used "
-                    "everywhere above; `noise-argmax` is `jaxcheckers.agents.random` "
-                    "(one uniform draw per action).\n\n"
+                    "everywhere above (`jaxcheckers.agents.random.random_legal_action`); "
+                    "`noise-argmax` draws one uniform number per action.\n\n"
                     + markdown_table(["game", "sampler", "steps/s"], harness_rows))
     return "\n\n".join(sections) + "\n"
+
+
+def target_figure(target: dict) -> str:
+    figure = _figure(target["got"], target["unit"])
+    return f"{figure} ({target['detail']})" if target.get("detail") else figure
 
 
 def _figure(value: float, unit: str) -> str:
