@@ -87,6 +87,8 @@ class Trainer(NamedTuple):
     mesh: Mesh
     init: Callable  # key -> TrainState
     update: Callable  # TrainState -> (TrainState, metrics)   (not jitted)
+    rollout: Callable  # (params, snapshot, env_state, key) -> (env_state, transitions, last_value)
+    learn: Callable  # (params, opt_state, transitions, last_value, key) -> (params, opt, terms)
     run_updates: Callable  # (TrainState, n) -> (TrainState, metrics stacked [n])   (jitted)
 
 
@@ -401,11 +403,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         )
         return (params, opt_state, batch), terms
 
-    def update(train_state: TrainState):
-        key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
-        env_state, transitions, last_value = rollout(
-            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
-        )
+    def learn(params, opt_state, transitions: Transition, last_value, key):
+        """GAE, then the epochs of minibatch gradient steps on one rollout."""
         advantage, target = advantages(transitions, last_value)
         batch = Batch(
             observation=transitions.observation,
@@ -417,9 +416,17 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             target=target,
         )
         (params, opt_state, _), terms = jax.lax.scan(
-            epoch,
-            (train_state.params, train_state.opt_state, batch),
-            jax.random.split(epoch_key, config.num_epochs),
+            epoch, (params, opt_state, batch), jax.random.split(key, config.num_epochs)
+        )
+        return params, opt_state, terms
+
+    def update(train_state: TrainState):
+        key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
+        env_state, transitions, last_value = rollout(
+            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
+        )
+        params, opt_state, terms = learn(
+            train_state.params, train_state.opt_state, transitions, last_value, epoch_key
         )
         update_step = train_state.update_step + 1
         refresh = (update_step % max(config.snapshot_every, 1)) == 0
@@ -439,6 +446,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         mesh=mesh,
         init=init,
         update=update,
+        rollout=rollout,
+        learn=learn,
         run_updates=jax.jit(run_updates, static_argnums=1, donate_argnums=0),
     )
 
