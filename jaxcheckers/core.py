@@ -21,8 +21,8 @@ class State(Protocol):
     """The fields every game's State has (pgx-compatible names)."""
 
     current_player: jax.Array  # int32 ()       player to move, 0 or 1
-    observation: jax.Array  # bool (*obs_shape)  in the mover's frame
-    legal_action_mask: jax.Array  # bool (num_actions,)  all False once the game is over
+    observation: jax.Array  # bool (*obs_shape)  in the mover's frame (a field or a property)
+    legal_action_mask: jax.Array  # bool (num_actions,)  all False once over (field or property)
     rewards: jax.Array  # float32 (2,)   of the last step, one entry per player
     terminated: jax.Array  # bool ()        the game ended by its rules (or an illegal action)
     truncated: jax.Array  # bool ()        the game was cut at max_steps
@@ -76,10 +76,7 @@ class Env(abc.ABC):
         if self.max_steps is None:
             return state
         cut = (~state.terminated) & (state.step_count >= self.max_steps)
-        return state._replace(
-            truncated=cut,
-            legal_action_mask=state.legal_action_mask & ~cut,
-        )
+        return _clear_stored_mask(state._replace(truncated=cut), cut)
 
     @abc.abstractmethod
     def _init(self, key: jax.Array) -> State: ...
@@ -92,12 +89,19 @@ class Env(abc.ABC):
 def _forfeit(state: State) -> State:
     """The game ended by an illegal action of the player to move (PettingZoo's rule)."""
     mover = jax.nn.one_hot(state.current_player, 2, dtype=jnp.float32)
-    return state._replace(
-        rewards=-mover,
-        terminated=jnp.bool_(True),
-        legal_action_mask=jnp.zeros_like(state.legal_action_mask),
-        step_count=state.step_count + 1,
-    )
+    over = state._replace(rewards=-mover, terminated=jnp.bool_(True), step_count=state.step_count + 1)
+    return _clear_stored_mask(over, jnp.bool_(True))
+
+
+def _clear_stored_mask(state: State, over: jax.Array) -> State:
+    """Empties a game's stored `legal_action_mask` where `over`.
+
+    A game may instead derive the mask on reading (a property); it then clears it itself from
+    `terminated` and `truncated`, and there is nothing to do here.
+    """
+    if "legal_action_mask" not in state._fields:
+        return state
+    return state._replace(legal_action_mask=state.legal_action_mask & ~over)
 
 
 class AutoResetStep(NamedTuple):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
@@ -20,18 +21,52 @@ NO_MOVES_RULES = ("lose", "pass")
 
 
 class CheckersState(NamedTuple):
+    """One game (or a batch, with a leading axis on every field).
+
+    `board`, `observation` and `legal_action_mask` are derived on reading from the bitsets in
+    `position` and `legal_moves`: a step writes a few dozen bytes of board instead of hundreds,
+    and a caller that never reads the observation never pays for it.
+    """
+
     current_player: jax.Array  # int32 ()  0 (black, moves first) or 1
-    observation: jax.Array  # bool (n, n, 4)  own men, own kings, opponent men, opponent kings
-    legal_action_mask: jax.Array  # bool (4·n·n,)  all False once the game is over
     rewards: jax.Array  # float32 (2,)  of the last step, indexed by player
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()
     step_count: jax.Array  # int32 ()  environment steps (hops) taken
-    board: jax.Array  # int8 (n·n,)  mover's frame: +1/+2 own man/king, −1/−2 the opponent's
+    position: rules.Position  # uint32 (W,) ×3  own, opponent and king squares, mover's frame
+    legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
-    history: jax.Array  # uint32 (H, key words)  king keys of the positions since then
+    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then
     history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
+
+    board_size = None  # n: a class attribute, static, set by `state_type(n)`
+
+    @property
+    def board(self) -> jax.Array:
+        """int8 (…, n·n): mover's frame, +1/+2 own man/king, −1/−2 the opponent's."""
+        return rules.board_of(self.position, self.board_size)
+
+    @property
+    def observation(self) -> jax.Array:
+        """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings (mover's frame)."""
+        return rules.observation(self.position, self.board_size)
+
+    @property
+    def legal_action_mask(self) -> jax.Array:
+        """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
+        over = (self.terminated | self.truncated)[..., None]
+        return rules.mask_of(self.legal_moves, self.board_size) & ~over
+
+
+@functools.lru_cache(maxsize=None)
+def state_type(n: int) -> type[CheckersState]:
+    """The State class of n×n games: the board size is part of the type, so it stays static
+    under jit and vmap (the bitsets alone do not tell 6×6 from 8×8)."""
+    cls = type(f"CheckersState{n}", (CheckersState,), {"board_size": n, "__slots__": ()})
+    cls.__module__ = __name__
+    globals()[cls.__name__] = cls  # importable by name, so states pickle
+    return cls
 
 
 class Checkers(Env):
@@ -85,7 +120,13 @@ class Checkers(Env):
         self.history_length = (
             HISTORY_WITH_FORTY_MOVE if self.forty_move_draw else HISTORY_WITHOUT_FORTY_MOVE
         )
-        self._opening = rules.opening_board(n)
+        self._layout = rules.layout(n)
+        self.state_type = state_type(n)
+        opening = jnp.asarray(rules.opening_board(n))
+        with jax.ensure_compile_time_eval():
+            self._opening_state = jax.tree.map(
+                np.asarray, self.start(opening, jnp.int32(0), jnp.int32(-1))
+            )
 
     def __repr__(self) -> str:
         return (
@@ -97,8 +138,8 @@ class Checkers(Env):
     # -- the two entry points the core plumbing calls -------------------------------------------
 
     def _init(self, key: jax.Array) -> CheckersState:
-        del key  # the opening is fixed
-        return self.start(jnp.asarray(self._opening), jnp.int32(0), jnp.int32(-1))
+        del key  # the opening is fixed: built once, then only broadcast
+        return jax.tree.map(jnp.asarray, self._opening_state)
 
     def start(self, board: jax.Array, player: jax.Array, jumper: jax.Array) -> CheckersState:
         """A game from `board` (int8 (n·n,), in `player`'s frame), `player` to move.
@@ -106,102 +147,104 @@ class Checkers(Env):
         Unvalidated and traceable; users go through `jaxcheckers.checkers.positions`.
         """
         n = self.board_size
-        board = jnp.asarray(board, jnp.int8)
-        no_history = jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32)
-        state = CheckersState(
+        position = rules.position_of(jnp.asarray(board, jnp.int8), n)
+        jumper = jnp.int32(jumper)
+        legal = rules.legal_moves(position, jumper, self._layout)
+        state = self.state_type(
             current_player=jnp.int32(player),
-            observation=rules.observation(board, n),
-            legal_action_mask=rules.legal_action_mask(board, jumper, n),
             rewards=jnp.zeros(2, jnp.float32),
             terminated=jnp.bool_(False),
             truncated=jnp.bool_(False),
             step_count=jnp.int32(0),
-            board=board,
-            jumper=jnp.int32(jumper),
+            position=position,
+            legal_moves=legal,
+            jumper=jumper,
             quiet_plies=jnp.int32(0),
-            history=no_history,
+            history=jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32),
             history_player=jnp.zeros(self.history_length, jnp.int8),
         )
+        has_move = _any(legal)
         if self.no_moves == "pass":
-            state = tree_where((board > 0).any(), self._pass_if_stuck(state), state)
-        return self._record(state)._replace(terminated=~state.legal_action_mask.any())
+            has_pieces = _any(position.own)
+            state, has_move = self._pass(state, has_pieces & ~has_move, has_move)
+        return self._record(state)._replace(terminated=~has_move)
 
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
-        n = self.board_size
-        hop = rules.apply_hop(state.board, action, n)
-        continues = hop.captured & ~hop.crowned & rules.can_jump_from(hop.board, hop.destination, n)
+        lay = self._layout
+        hop = rules.hop(state.position, action, lay)
+        continues = rules.continues_capture(hop, lay)
 
         # Mid-capture, the same player moves the same piece again; otherwise the turn passes.
-        board = jnp.where(continues, hop.board, rules.flip(hop.board))
-        jumper = jnp.where(continues, hop.destination, -1)
-        player = jnp.where(continues, state.current_player, 1 - state.current_player)
+        position = tree_where(continues, hop.position, rules.flip_position(hop.position, lay))
+        jumper = jnp.where(continues, rules.square_of(hop.landing, lay), -1)
+        legal = rules.legal_moves(position, jumper, lay)
         mid_capture = state._replace(
-            board=board,
+            position=position,
             jumper=jumper,
-            current_player=player,
-            legal_action_mask=rules.legal_action_mask(board, jumper, n),
+            current_player=jnp.where(continues, state.current_player, 1 - state.current_player),
+            legal_moves=legal,
             rewards=jnp.zeros(2, jnp.float32),
         )
         irreversible = hop.captured | hop.man_moved
-        turn_over = self._end_turn(mid_capture, irreversible, winner=state.current_player)
-        next_state = tree_where(continues, mid_capture, turn_over)
-        return next_state._replace(observation=rules.observation(next_state.board, n))
+        turn_over = self._end_turn(mid_capture, _any(legal), irreversible, state.current_player)
+        return tree_where(continues, mid_capture, turn_over)
 
     # -- turn bookkeeping: the loss without moves, passes, and the two draw rules ----------------
 
     def _end_turn(
-        self, state: CheckersState, irreversible: jax.Array, winner: jax.Array
+        self, state: CheckersState, has_move: jax.Array, irreversible: jax.Array, mover: jax.Array
     ) -> CheckersState:
-        n = self.board_size
+        """`state` has the turn handed to the opponent; `mover` just played."""
         quiet = jnp.where(irreversible, 0, state.quiet_plies + 1)
         state = state._replace(quiet_plies=quiet)
 
         # Losing every piece loses in both variants; a side that is only blocked passes in "pass".
-        lost = ~(state.board > 0).any()
         if self.no_moves == "pass":
-            state = tree_where(lost, state, self._pass_if_stuck(state))
-            drawn = ~lost & ~state.legal_action_mask.any()  # neither side can move
+            lost = ~_any(state.position.own)
+            state, has_move = self._pass(state, ~lost & ~has_move, has_move)
+            drawn = ~lost & ~has_move  # neither side can move
         else:
-            lost = ~state.legal_action_mask.any()
+            lost = ~has_move
             drawn = jnp.bool_(False)
-        rewards = jnp.where(lost, jnp.where(jnp.arange(2) == winner, 1.0, -1.0), 0.0)
-
-        state = self._record(state)
-        same = (state.history == rules.king_key(state.board, n)).all(axis=-1)
-        same &= state.history_player == state.current_player
-        recorded = jnp.arange(self.history_length) <= quiet
-        repeated = (same & recorded).sum() >= 3
+        rewards = jnp.where(lost, jnp.where(jnp.arange(2) == mover, 1.0, -1.0), 0.0)
 
         if self.repetition_draw:
-            drawn |= repeated
+            state = self._record(state)
+            same = (state.history == rules.king_key(state.position)).all(axis=-1)
+            same &= state.history_player == state.current_player
+            recorded = jnp.arange(self.history_length) <= quiet
+            drawn |= (same & recorded).sum() >= 3
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
-        terminated = lost | drawn
-        return state._replace(
-            rewards=rewards.astype(jnp.float32),
-            terminated=terminated,
-            legal_action_mask=state.legal_action_mask & ~terminated,
-        )
+        return state._replace(rewards=rewards.astype(jnp.float32), terminated=lost | drawn)
 
     def _record(self, state: CheckersState) -> CheckersState:
         """Writes the position into the history slot of its quiet ply (a ring of H slots)."""
         slot = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        key = rules.king_key(state.board, self.board_size)
+        player = state.current_player.astype(jnp.int8)
         return state._replace(
-            history=jnp.where(slot[:, None], key, state.history),
-            history_player=jnp.where(slot, state.current_player, state.history_player).astype(jnp.int8),
+            history=jnp.where(slot[:, None], rules.king_key(state.position), state.history),
+            history_player=jnp.where(slot, player, state.history_player),
         )
 
-    def _pass_if_stuck(self, state: CheckersState) -> CheckersState:
-        """The "pass" variant: a player without a move hands the turn back."""
-        n = self.board_size
-        stuck = ~state.legal_action_mask.any()
-        board = jnp.where(stuck, rules.flip(state.board), state.board)
-        return state._replace(
-            board=board,
-            current_player=jnp.where(stuck, 1 - state.current_player, state.current_player),
-            legal_action_mask=jnp.where(
-                stuck, rules.legal_action_mask(board, jnp.int32(-1), n), state.legal_action_mask
-            ),
-            observation=rules.observation(board, n),
+    def _pass(
+        self, state: CheckersState, passes: jax.Array, has_move: jax.Array
+    ) -> tuple[CheckersState, jax.Array]:
+        """The "pass" variant: where `passes`, the turn goes back to the other player.
+
+        Returns the state and whether its player to move has a move.
+        """
+        back = rules.flip_position(state.position, self._layout)
+        legal = rules.legal_moves(back, jnp.int32(-1), self._layout)
+        passed = state._replace(
+            position=back,
+            current_player=1 - state.current_player,
+            legal_moves=legal,
+            jumper=jnp.int32(-1),
         )
+        return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
+
+
+def _any(bits: jax.Array) -> jax.Array:
+    """bool (): the bitset (any shape) has a square in it."""
+    return (bits != 0).any()

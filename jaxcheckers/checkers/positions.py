@@ -8,6 +8,7 @@ of player 0, −1/−2 a man/king of player 1. Drawn as text: '.' empty, 'b'/'B'
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import jax
@@ -104,7 +105,12 @@ def from_board(
     if n != env.board_size:
         raise ValueError(f"a {n}×{n} board does not fit this env's board_size={env.board_size}")
     square = -1 if jumper is None else _mover_square(jumper[0] * n + jumper[1], player, n)
-    return env.start(jnp.asarray(to_mover_frame(board, player)), jnp.int32(player), jnp.int32(square))
+    return _compiled_start(env)(to_mover_frame(board, player), np.int32(player), np.int32(square))
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled_start(env: Checkers):
+    return jax.jit(env.start)
 
 
 def _is_drawing(board) -> bool:

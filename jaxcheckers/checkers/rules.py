@@ -1,12 +1,13 @@
-"""Checkers rules as small pure functions over one board (vmap them for many).
+"""Checkers rules as small pure functions over one position (vmap them for many).
 
-The board is a flat int8 vector of the n·n squares, always in the frame of the player to move
-("own" pieces positive, moving toward higher rows): see `EMPTY`, `MAN`, `KING`. The opponent's
-pieces are the negatives. Turning the board over for the other player is `flip`, so the rules only
-ever have to know one direction of play.
+A position is three sets of dark squares (see `bitboard`), always in the frame of the player to
+move: `own` pieces move toward higher rows, `opponent` pieces are the other side's, `kings` marks
+the crowned pieces of both. Turning the position over for the other player is `flip`, so the rules
+only ever know one direction of play, and every rule is a few word operations on all pieces at
+once: no gathers, no scatters, no data-dependent shapes, no Python branching on traced values.
 
-Everything here is elementwise work and static slices over (n, n) grids: no scatters, no
-data-dependent shapes, no Python branching on traced values.
+At the bottom, the same rules over a flat int8 board (+1/+2 own man/king, −1/−2 the opponent's),
+for code outside the environment that finds boards easier to handle.
 """
 
 from __future__ import annotations
@@ -17,13 +18,25 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-EMPTY, MAN, KING = 0, 1, 2
-OFF_BOARD = 3  # padding around the grid: neither empty nor an opponent, so nothing moves there
+from jaxcheckers.checkers import bitboard as bb
+from jaxcheckers.checkers.bitboard import DIRECTIONS, OPPOSITE, Layout, layout
 
+EMPTY, MAN, KING = 0, 1, 2
 NUM_DIRECTIONS = 4
-# (row, col) steps of the four diagonal directions, in the mover's frame: NW, NE, SW, SE.
-DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-FORWARD = (False, False, True, True)  # men move toward higher rows only
+FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and SE
+
+__all__ = [
+    "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
+    "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
+    "legal_moves", "mask_of", "hop", "continues_capture", "observation", "king_key", "key_words",
+    "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
+]  # fmt: skip
+
+
+class Position(NamedTuple):
+    own: jax.Array  # uint32 (W,)  the mover's pieces
+    opponent: jax.Array  # uint32 (W,)  the other side's pieces
+    kings: jax.Array  # uint32 (W,)  crowned pieces of either side
 
 
 def num_actions(n: int) -> int:
@@ -31,7 +44,7 @@ def num_actions(n: int) -> int:
 
 
 def opening_board(n: int) -> np.ndarray:
-    """The opening position in player 0's frame: men on the dark squares of rows 0..n/2−2."""
+    """int8 (n·n,): the opening in player 0's frame, men on the dark squares of rows 0..n/2−2."""
     rows, cols = np.divmod(np.arange(n * n), n)
     dark = (rows + cols) % 2 == 1
     own = dark & (rows <= n // 2 - 2)
@@ -39,21 +52,145 @@ def opening_board(n: int) -> np.ndarray:
     return (own.astype(np.int8) - opponent.astype(np.int8)) * MAN
 
 
-def dark_squares(n: int) -> np.ndarray:
-    """Indices of the playable squares, row-major."""
-    rows, cols = np.divmod(np.arange(n * n), n)
-    return np.flatnonzero((rows + cols) % 2 == 1)
+def board_size(board: jax.Array) -> int:
+    """n, from the static length of a flat board's last axis."""
+    n = int(round(board.shape[-1] ** 0.5))
+    assert n * n == board.shape[-1], board.shape
+    return n
 
 
-def flip(board: jax.Array) -> jax.Array:
-    """The same position seen by the other player: rotated 180°, colours swapped."""
-    return -board[::-1]
+def position_of(board: jax.Array, n: int) -> Position:
+    """The bitsets of an int8 (…, n·n) board."""
+    dark, lay = bb.from_grid(jnp.asarray(board), n), layout(n)
+    return Position(bb.pack(dark > 0, lay), bb.pack(dark < 0, lay), bb.pack(abs(dark) == KING, lay))
 
 
-def observation(board: jax.Array, n: int) -> jax.Array:
-    """bool (n, n, 4): own men, own kings, opponent men, opponent kings."""
+def board_of(position: Position, n: int) -> jax.Array:
+    """int8 (…, n·n): +1/+2 own man/king, −1/−2 the opponent's; works on batches."""
+    lay = layout(n)
+    own, opponent = bb.expand(position.own, lay), bb.expand(position.opponent, lay)
+    value = jnp.where(bb.expand(position.kings, lay), KING, MAN).astype(jnp.int8)
+    return jnp.where(own, value, jnp.where(opponent, -value, 0).astype(jnp.int8))
+
+
+def flip_position(position: Position, lay: Layout) -> Position:
+    """The same position seen by the other player: turned 180°, sides swapped."""
+    return Position(
+        bb.rotate(position.opponent, lay), bb.rotate(position.own, lay), bb.rotate(position.kings, lay)
+    )
+
+
+def origins(position: Position, lay: Layout) -> tuple[jax.Array, jax.Array]:
+    """uint32 (4, W) each: per direction, the squares a jump / a simple move starts from.
+
+    A piece may go in direction d when it is a king or d is forward; it steps when the square
+    that way is empty, and jumps when that square holds an opponent with an empty one behind.
+    """
+    empty = bb.layout_valid(lay) & ~(position.own | position.opponent)
+    jumps, steps = [], []
+    for d, forward in enumerate(FORWARD):
+        back = OPPOSITE[d]
+        may_go = position.own if forward else position.own & position.kings
+        next_to_empty = bb.step(empty, back, lay)  # squares whose neighbour in d is empty
+        steps.append(may_go & next_to_empty)
+        jumps.append(may_go & bb.step(position.opponent & next_to_empty, back, lay))
+    return jnp.stack(jumps), jnp.stack(steps)
+
+
+def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array:
+    """uint32 (4, W): the legal actions as origin sets per direction.
+
+    Captures if any exist (they are compulsory); mid-capture (`jumper` ≥ 0, a full-board
+    square) only that piece's captures.
+    """
+    jumps, steps = origins(position, lay)
+    moves = jnp.where(bb.any_bit(jumps).any(), jumps, steps)
+    only_jumper = jumps & bb.single(jumper // 2, lay)
+    return jnp.where(jumper >= 0, only_jumper, moves)
+
+
+def mask_of(moves: jax.Array, n: int) -> jax.Array:
+    """bool (…, 4·n·n): action = direction·n² + square, from (…, 4, W) origin sets."""
+    grids = bb.expand(moves, layout(n))  # (…, 4, n·n)
+    return grids.reshape(*moves.shape[:-2], 4 * n * n)
+
+
+class Hop(NamedTuple):
+    position: Position  # after the hop, still in the mover's frame
+    landing: jax.Array  # uint32 (W,)  the square the piece landed on
+    captured: jax.Array  # bool ()  the hop jumped an opponent piece
+    man_moved: jax.Array  # bool ()  the piece was a man (so the move cannot be undone)
+    crowned: jax.Array  # bool ()  the man reached the far row and became a king
+
+
+def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
+    """Plays one legal action: a simple move, or one jump of a capture sequence."""
+    n = lay.n
+    square, direction = action % (n * n), action // (n * n)
+    source = bb.single(square // 2, lay)
+    near = far = jnp.zeros_like(source)
+    for d in range(NUM_DIRECTIONS):  # only the chosen direction contributes
+        chosen = jnp.where(direction == d, source, jnp.uint32(0))
+        one = bb.step(chosen, d, lay)
+        near, far = near | one, far | bb.step(one, d, lay)
+
+    captured = bb.any_bit(near & position.opponent)
+    landing = jnp.where(captured, far, near)
+    taken = jnp.where(captured, near, jnp.uint32(0))
+    was_king = bb.any_bit(source & position.kings)
+    crowned = ~was_king & bb.any_bit(landing & jnp.asarray(lay.last_row))
+    king_now = jnp.where(was_king | crowned, landing, jnp.uint32(0))
+    after = Position(
+        own=(position.own & ~source) | landing,
+        opponent=position.opponent & ~taken,
+        kings=(position.kings & ~source & ~taken) | king_now,
+    )
+    return Hop(after, landing, captured, ~was_king, crowned)
+
+
+def continues_capture(step: Hop, lay: Layout) -> jax.Array:
+    """bool (): the piece that just captured (and was not crowned) can capture again."""
+    jumps, _ = origins(step.position, lay)
+    return step.captured & ~step.crowned & bb.any_bit(jumps & step.landing).any()
+
+
+def square_of(landing: jax.Array, lay: Layout) -> jax.Array:
+    """int32 (): the full-board square of a one-square set."""
+    index = bb.lowest_index(landing, lay)
+    even_row = (index // (lay.n // 2)) % 2 == 0
+    return 2 * index + even_row.astype(jnp.int32)
+
+
+def observation(board_or_position, n: int | None = None) -> jax.Array:
+    """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings.
+
+    Takes an int8 (…, n·n) board, or a Position with `n`.
+    """
+    if isinstance(board_or_position, Position):
+        p, lay = board_or_position, layout(n)
+        sets = [p.own & ~p.kings, p.own & p.kings, p.opponent & ~p.kings, p.opponent & p.kings]
+        planes = jnp.stack([bb.expand(x, lay) for x in sets], axis=-1)
+        return planes.reshape(*p.own.shape[:-1], n, n, 4)
+    board = jnp.asarray(board_or_position)
+    n = board_size(board)
     planes = jnp.stack([board == MAN, board == KING, board == -MAN, board == -KING], axis=-1)
-    return planes.reshape(n, n, 4)
+    return planes.reshape(*board.shape[:-1], n, n, 4)
+
+
+def king_key(position: Position) -> jax.Array:
+    """uint32 (2W,): own and opponent kings.
+
+    Between two irreversible moves (a capture or a man move) only kings move, so this key plus
+    the side to move identifies a position exactly; the repetition rule needs nothing more.
+    """
+    return jnp.concatenate([position.own & position.kings, position.opponent & position.kings])
+
+
+def key_words(n: int) -> int:
+    return 2 * layout(n).words
+
+
+# -- the same rules over a flat int8 board (mover's frame), for code outside the env ---------------
 
 
 class Moves(NamedTuple):
@@ -61,92 +198,42 @@ class Moves(NamedTuple):
     steps: jax.Array  # bool (4, n·n)  [direction, square] a simple move starts there
 
 
+def flip(board: jax.Array) -> jax.Array:
+    """The board seen by the other player: rotated 180°, colours swapped."""
+    return -board[..., ::-1]
+
+
 def moves(board: jax.Array, n: int) -> Moves:
-    """Every jump and simple move of the player to move, ignoring the compulsory-capture rule."""
-    grid = board.reshape(n, n)
-    padded = jnp.pad(grid, 2, constant_values=OFF_BOARD)
-
-    def look(distance: int, dr: int, dc: int) -> jax.Array:
-        top, left = 2 + distance * dr, 2 + distance * dc
-        return padded[top : top + n, left : left + n]
-
-    own, king = grid > 0, grid == KING
-    jumps, steps = [], []
-    for (dr, dc), forward in zip(DIRECTIONS, FORWARD):
-        may_go = own if forward else king
-        neighbour, beyond = look(1, dr, dc), look(2, dr, dc)
-        steps.append(may_go & (neighbour == EMPTY))
-        jumps.append(may_go & (neighbour < 0) & (beyond == EMPTY))
-    return Moves(jnp.stack(jumps).reshape(4, n * n), jnp.stack(steps).reshape(4, n * n))
+    """Every jump and simple move of the side to move, ignoring the compulsory-capture rule."""
+    jumps, steps = origins(position_of(board, n), layout(n))
+    return Moves(mask_of(jumps, n).reshape(4, n * n), mask_of(steps, n).reshape(4, n * n))
 
 
 def legal_action_mask(board: jax.Array, jumper: jax.Array, n: int) -> jax.Array:
-    """bool (4·n·n,): captures if any exist; only the jumper's captures mid-jump (jumper ≥ 0)."""
-    jumps, steps = moves(board, n)
-    mask = jnp.where(jumps.any(), jumps, steps)
-    only_jumper = jumps & (jnp.arange(n * n) == jumper)
-    return jnp.where(jumper >= 0, only_jumper, mask).reshape(-1)
+    """bool (4·n·n,): the legal actions of `board` (jumper ≥ 0: mid-capture on that square)."""
+    return mask_of(legal_moves(position_of(board, n), jnp.asarray(jumper), layout(n)), n)
 
 
-class Hop(NamedTuple):
+class BoardHop(NamedTuple):
     board: jax.Array  # int8 (n·n,)  after the hop, still in the mover's frame
     destination: jax.Array  # int32 ()  where the piece landed
-    captured: jax.Array  # bool ()  the hop jumped an opponent piece
-    man_moved: jax.Array  # bool ()  the piece was a man (so the move cannot be undone)
-    crowned: jax.Array  # bool ()  the man reached the far row and became a king
+    captured: jax.Array  # bool ()
+    man_moved: jax.Array  # bool ()
+    crowned: jax.Array  # bool ()
 
 
-def _flat_deltas(n: int) -> jax.Array:
-    return jnp.array([dr * n + dc for dr, dc in DIRECTIONS], dtype=jnp.int32)
-
-
-def apply_hop(board: jax.Array, action: jax.Array, n: int) -> Hop:
-    """Plays one legal action: a simple move, or one jump of a capture sequence."""
-    square, direction = action % (n * n), action // (n * n)
-    delta = _flat_deltas(n)[direction]
-    neighbour = square + delta
-    captured = board[neighbour] < 0
-    destination = jnp.where(captured, square + 2 * delta, neighbour)
-
-    piece = board[square]
-    man_moved = piece == MAN
-    crowned = man_moved & (destination // n == n - 1)
-    landed = jnp.where(crowned, KING, piece).astype(board.dtype)
-
-    index = jnp.arange(n * n)
-    emptied = (index == square) | (captured & (index == neighbour))
-    after = jnp.where(index == destination, landed, jnp.where(emptied, EMPTY, board))
-    return Hop(after, destination, captured, man_moved, crowned)
+def apply_hop(board: jax.Array, action: jax.Array, n: int) -> BoardHop:
+    """`hop` on an int8 board."""
+    lay = layout(n)
+    done = hop(position_of(board, n), action, lay)
+    return BoardHop(
+        board_of(done.position, n), square_of(done.landing, lay), done.captured, done.man_moved,
+        done.crowned,
+    )  # fmt: skip
 
 
 def can_jump_from(board: jax.Array, square: jax.Array, n: int) -> jax.Array:
-    """bool (): the piece on `square` has a capture (looks only at its own diagonals)."""
-    width = n + 4
-    padded = jnp.pad(board.reshape(n, n), 2, constant_values=OFF_BOARD).reshape(-1)
-    row, col = square // n, square % n
-    at = (row + 2) * width + (col + 2)
-    steps = jnp.array([dr * width + dc for dr, dc in DIRECTIONS], dtype=jnp.int32)
-    allowed = jnp.array(FORWARD) | (padded[at] == KING)
-    neighbour, beyond = padded[at + steps], padded[at + 2 * steps]
-    return (allowed & (neighbour < 0) & (beyond == EMPTY)).any()
-
-
-def king_key(board: jax.Array, n: int) -> jax.Array:
-    """uint32 (2·W,): own and opponent kings as bitsets over the dark squares.
-
-    Between two irreversible moves (a capture or a man move) only kings move, so this key plus
-    the side to move identifies a position exactly; the repetition rule needs nothing more.
-    """
-    dark = dark_squares(n)
-    words = -(-len(dark) // 32)
-    weights = jnp.left_shift(jnp.uint32(1), jnp.arange(32, dtype=jnp.uint32))
-
-    def bits(on: jax.Array) -> jax.Array:
-        padded = jnp.pad(on[dark].astype(jnp.uint32), (0, words * 32 - len(dark)))
-        return (padded.reshape(words, 32) * weights).sum(axis=-1, dtype=jnp.uint32)
-
-    return jnp.concatenate([bits(board == KING), bits(board == -KING)])
-
-
-def key_words(n: int) -> int:
-    return 2 * (-(-(n * n // 2) // 32))
+    """bool (): the piece on `square` of an int8 board has a capture."""
+    lay = layout(n)
+    jumps, _ = origins(position_of(board, n), lay)
+    return bb.any_bit(jumps & bb.single(jnp.asarray(square) // 2, lay)).any()
