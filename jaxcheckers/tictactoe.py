@@ -40,7 +40,7 @@ class TicTacToeState(NamedTuple):
     rewards: jax.Array  # float32 (2,)  of the last step, indexed by player
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()  always False: games end by themselves
-    step_count: jax.Array  # int32 ()  marks placed
+    step_count: jax.Array  # int32 ()  steps of this game (marks placed since `start`)
     board: jax.Array  # int8 (n·n,)  absolute: +1 player 0's mark, −1 player 1's, 0 empty
 
 
