@@ -37,8 +37,8 @@ class CheckersState(NamedTuple):
     legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
-    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then
-    history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
+    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then (H=0: no rule)
+    history_player: jax.Array  # int8 (H or 0,)  their side to move; only with no_moves="pass"
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
 
@@ -118,8 +118,13 @@ class Checkers(Env):
         self.num_actions = rules.num_actions(n)
         self.observation_shape = (n, n, 4)
         self.history_length = (
-            HISTORY_WITH_FORTY_MOVE if self.forty_move_draw else HISTORY_WITHOUT_FORTY_MOVE
+            0
+            if not self.repetition_draw
+            else HISTORY_WITH_FORTY_MOVE if self.forty_move_draw else HISTORY_WITHOUT_FORTY_MOVE
         )
+        # Without passes the side to move alternates every ply of a quiet stretch, so the parity
+        # of the distance tells whose turn a stored position was; only "pass" stores it.
+        self._players_stored = self.history_length if no_moves == "pass" else 0
         self._layout = rules.layout(n)
         self.state_type = state_type(n)
         opening = jnp.asarray(rules.opening_board(n))
@@ -161,13 +166,15 @@ class Checkers(Env):
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32),
-            history_player=jnp.zeros(self.history_length, jnp.int8),
+            history_player=jnp.zeros(self._players_stored, jnp.int8),
         )
         has_move = _any(legal)
         if self.no_moves == "pass":
             has_pieces = _any(position.own)
             state, has_move = self._pass(state, has_pieces & ~has_move, has_move)
-        return self._record(state)._replace(terminated=~has_move)
+        if self.repetition_draw:
+            state = self._record(state)
+        return state._replace(terminated=~has_move)
 
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout
@@ -211,9 +218,12 @@ class Checkers(Env):
         if self.repetition_draw:
             state = self._record(state)
             same = (state.history == rules.king_key(state.position)).all(axis=-1)
-            same &= state.history_player == state.current_player
-            recorded = jnp.arange(self.history_length) <= quiet
-            drawn |= (same & recorded).sum() >= 3
+            slots = jnp.arange(self.history_length)
+            if self._players_stored:
+                same &= state.history_player == state.current_player
+            else:
+                same &= (quiet - slots) % 2 == 0
+            drawn |= (same & (slots <= quiet)).sum() >= 3
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
         return state._replace(rewards=rewards.astype(jnp.float32), terminated=lost | drawn)
@@ -221,11 +231,13 @@ class Checkers(Env):
     def _record(self, state: CheckersState) -> CheckersState:
         """Writes the position into the history slot of its quiet ply (a ring of H slots)."""
         slot = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        player = state.current_player.astype(jnp.int8)
-        return state._replace(
-            history=jnp.where(slot[:, None], rules.king_key(state.position), state.history),
-            history_player=jnp.where(slot, player, state.history_player),
+        state = state._replace(
+            history=jnp.where(slot[:, None], rules.king_key(state.position), state.history)
         )
+        if not self._players_stored:
+            return state
+        player = state.current_player.astype(jnp.int8)
+        return state._replace(history_player=jnp.where(slot, player, state.history_player))
 
     def _pass(
         self, state: CheckersState, passes: jax.Array, has_move: jax.Array
