@@ -321,6 +321,30 @@ def compile_times(function: Callable, *example_args) -> dict[str, float]:
             "total_s": done - start, "cpu_s": cpu_done - cpu_start}
 
 
+def cost_per_game(game: JaxGame, batch_size: int = 1024, sampler=sample_legal_actions) -> dict:
+    """XLA's own estimate of the work in each part of one harness step, per game: flops and bytes
+    accessed of the game's `step`, of reading `legal_action_mask` and `observation` (properties
+    computed on reading, for some games), of the sampler, and of the auto-reset select."""
+    states = jax.vmap(game.init)(jax.random.split(jax.random.key(0), batch_size))
+    actions = jnp.zeros(batch_size, jnp.int32)
+    masks = states.legal_action_mask
+    ended = jnp.zeros(batch_size, bool)
+    parts = {
+        "step": (jax.vmap(game.step), states, actions),
+        "read legal_action_mask": (lambda s: s.legal_action_mask, states),
+        "read observation": (lambda s: s.observation, states),
+        "sample an action": (sampler, jax.random.key(0), masks),
+        "auto-reset select": (jax.vmap(tree_where), ended, states, states),
+    }
+    costs = {}
+    for part, (function, *args) in parts.items():
+        analysis = jax.jit(function).lower(*args).compile().cost_analysis()
+        analysis = analysis[0] if isinstance(analysis, list) else (analysis or {})
+        costs[part] = {"flops": analysis.get("flops", 0.0) / batch_size,
+                       "bytes": analysis.get("bytes accessed", 0.0) / batch_size}
+    return costs
+
+
 def state_bytes(game: JaxGame) -> dict[str, int]:
     """Bytes of one game's State, leaf by leaf (from shapes only: nothing is computed)."""
     state = jax.eval_shape(game.init, jax.random.key(0))

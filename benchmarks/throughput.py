@@ -312,6 +312,15 @@ def render_markdown(result: dict) -> str:
     sections.append("### State per game\n\n" + markdown_table(["system", "bytes", "fields"],
                                                                  size_rows))
 
+    parts = list(next(iter(result["costs"].values())))
+    cost_rows = [[name] + [f"{costs[part]['flops']:,.0f} / {costs[part]['bytes']:,.0f}"
+                           for part in parts] + [f"{sum(c['flops'] for c in costs.values()):,.0f}"]
+                 for name, costs in result["costs"].items()]
+    sections.append("### Where the work is (XLA's estimate per game: flops / bytes accessed)\n\n"
+                    "From `cost_analysis()` of each part compiled alone at batch 1,024; a guide "
+                    "to what costs what, not a timing.\n\n"
+                    + markdown_table(["system"] + parts + ["flops in all"], cost_rows))
+
     largest = result["batch_sizes"][-1]
     memory_rows = []
     for name in names:
@@ -440,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     print("compile times ...", flush=True)
     result["compile"] = measure_compile_times(games, args.reference_batch)
     result["state_bytes"] = {game.name: common.state_bytes(game) for game in games}
+    result["costs"] = {game.name: common.cost_per_game(game, sampler=sampler) for game in games}
     print("batch-size sweep ...", flush=True)
     result["sweep"] = measure_sweep(games, batch_sizes, runs, args.min_run_s, sampler)
     print("board sizes and draw rules ...", flush=True)
