@@ -217,7 +217,9 @@ class Throughput:
     calls_per_run: int  # calls between two clock readings (so that a run lasts long enough)
     compile_s: float
     run_s: list[float]  # each timed run
+    run_cpu_s: list[float]  # CPU time of this process in each run (all its threads)
     steps_per_s: float  # batch_size × T × calls_per_run / median run
+    steps_per_cpu_s: float  # the same over the median CPU time: less swayed by other work
     mean_game_length: float | None  # steps per game, over the games that ended (None: none did)
     memory: dict[str, int]  # XLA's own account of the rollout's buffers, bytes
 
@@ -252,13 +254,15 @@ class TimedRollout:
         self.carry = jax.block_until_ready(self.compiled(*carry))  # warm-up
         self.calls = max(1, math.ceil(min_run_s / (time.perf_counter() - start)))
         self.run_s: list[float] = []
+        self.run_cpu_s: list[float] = []
 
     def run(self) -> None:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for _ in range(self.calls):
             self.carry = self.compiled(*self.carry)
         jax.block_until_ready(self.carry)
         self.run_s.append(time.perf_counter() - start)
+        self.run_cpu_s.append(time.process_time() - cpu_start)
 
     def result(self) -> Throughput:
         tally = self.carry[2]
@@ -271,7 +275,9 @@ class TimedRollout:
             calls_per_run=self.calls,
             compile_s=self.compile_s,
             run_s=self.run_s,
+            run_cpu_s=self.run_cpu_s,
             steps_per_s=steps_per_run / statistics.median(self.run_s),
+            steps_per_cpu_s=steps_per_run / statistics.median(self.run_cpu_s),
             mean_game_length=int(tally.ended_game_steps) / ended if ended else None,
             memory=_memory_analysis(self.compiled),
         )

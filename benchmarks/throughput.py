@@ -152,16 +152,18 @@ def measure_openspiel(runs: int, seconds_per_run: float, seed: int = 0) -> dict:
         return steps
 
     play(time.perf_counter() + 0.2)  # warm-up
-    games_ended, rates = 0, []
+    games_ended, rates, cpu_rates = 0, [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         steps = play(start + seconds_per_run)
         rates.append(steps / (time.perf_counter() - start))
+        cpu_rates.append(steps / (time.process_time() - cpu_start))
         steps_total += steps
     return {
         "name": OPENSPIEL,
         "batch_size": 1,
         "steps_per_s": statistics.median(rates),
+        "steps_per_cpu_s": statistics.median(cpu_rates),
         "run_steps_per_s": rates,
         "mean_game_length": steps_total / games_ended if games_ended else None,
         "note": "one process, Python loop; random.choice over legal_actions(); "
@@ -279,6 +281,18 @@ def render_markdown(result: dict) -> str:
         rows.append([f"1 ({OPENSPIEL})"] + [rate(spiel["steps_per_s"])] + [""] * (len(header) - 2))
     sections.append("### Steps per second (median of runs; environment steps, one hop each)\n\n"
                     + markdown_table(header, rows))
+
+    cpu_rows = [[f"{batch_size:,}"] + [rate(sweep[name][index]["steps_per_cpu_s"])
+                                       for name in names]
+                for index, batch_size in enumerate(result["batch_sizes"])]
+    if result.get("openspiel"):
+        spiel = result["openspiel"]
+        cpu_rows.append([f"1 ({OPENSPIEL})", rate(spiel["steps_per_cpu_s"])]
+                        + [""] * (len(names) - 1))
+    sections.append("### Steps per CPU second (the same runs over this process's CPU time)\n\n"
+                    "Less swayed by other work on a shared machine than wall time; where XLA "
+                    "spreads a step over both cores, wall-clock steps/s can exceed it.\n\n"
+                    + markdown_table(["batch"] + names, cpu_rows))
 
     figures = result["headline"]
     lines = [f"- ours at best: **{rate(figures['ours_best'])} steps/s** at batch "
