@@ -1,12 +1,13 @@
 """Can the PPO trainer learn 3×3 tic-tac-toe on a CPU in minutes? Trains, then plays it out.
 
-    .venv/bin/python -m benchmarks.tictactoe_training [--total-steps 3000000] [--seed 0]
+    .venv/bin/python -m benchmarks.tictactoe_training [--total-steps 5000000] [--seed 0]
 
-Trains with `training.ppo.make_train` on `TicTacToe(size=3)` (self-play, and by default half
-the games against the random player; the trainer's code unchanged, only the config chosen here),
-then plays the greedy policy against the random player and against the perfect player
-(`jaxcheckers.agents.perfect`), `--games` games each, half in each seat. Prints wins, draws and
-losses and the training time, and writes `benchmarks/results/tictactoe_training.json`.
+Trains with `training.ppo.make_train` on `TicTacToe(size=3)` (the trainer's code unchanged, only
+the config chosen here): half the games self-play, the other half against the random player and
+the perfect player (`jaxcheckers.agents.perfect`) in turn. Then plays the greedy policy against
+the random player and against the perfect player, `--games` games each, half in each seat.
+Prints wins, draws and losses and the training time, and writes
+`benchmarks/results/tictactoe_training.json`.
 """
 
 from __future__ import annotations
@@ -33,12 +34,19 @@ from training.ppo import make_train, make_trainer
 
 
 def tictactoe_config(
-    total_steps: int, seed: int, opponent_fraction: float, entropy_coef: float
+    total_steps: int,
+    seed: int,
+    opponent_fraction: float,
+    opponents: tuple[str, ...],
+    entropy_coef: float,
+    gae_lambda: float,
 ) -> TrainConfig:
     """A small network and short rollouts: a game lasts at most nine steps.
 
     Pure self-play settles on one drawn line of play and never sees the positions a weaker
-    player walks into; a share of games against the random player keeps those in the data.
+    player walks into; games against the random player keep those in the data, and games
+    against the perfect player show it every strong attack. Measured (5M steps, seed 0):
+    without the perfect opponent the policy still lost 10-20% of its games to it.
     """
     return TrainConfig(
         game="tictactoe",
@@ -47,37 +55,66 @@ def tictactoe_config(
         rollout_length=16,
         total_steps=total_steps,
         gamma=1.0,  # the game is short and only its result counts
-        gae_lambda=0.95,
+        gae_lambda=gae_lambda,
         num_epochs=4,
         num_minibatches=4,
         entropy_coef=entropy_coef,
         learning_rate=1e-3,
         hidden_sizes=(128, 128),
         opponent_fraction=opponent_fraction,
-        opponents=("random",),
+        opponents=opponents,
         eval_every=0,
         seed=seed,
     )
 
 
+def _know_the_perfect_player() -> None:
+    """Lets the trainer's opponents name "perfect", if `make_agent` does not know it yet."""
+    import jaxcheckers.agents as agents
+
+    try:
+        agents.make_agent("perfect", TicTacToe(size=3))
+    except ValueError:
+        known = agents.make_agent
+
+        def make_agent(spec: str, env):
+            return perfect_agent(env) if spec == "perfect" else known(spec, env)
+
+        agents.make_agent = make_agent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--total-steps", type=int, default=3_000_000)
+    parser.add_argument("--total-steps", type=int, default=5_000_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--opponent-fraction",
         type=float,
         default=0.5,
-        help="share of games against the random player (the rest: self-play)",
+        help="share of games against the --opponents (the rest: self-play)",
     )
-    parser.add_argument("--entropy-coef", type=float, default=0.02)
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["random", "perfect"],
+        help="agent specs for those games: random, perfect, snapshot, ...",
+    )
+    parser.add_argument("--entropy-coef", type=float, default=0.03)
+    parser.add_argument("--gae-lambda", type=float, default=0.95)
     parser.add_argument("--games", type=int, default=1000, help="per opponent, half in each seat")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "tictactoe_training.json")
     args = parser.parse_args()
 
     config = tictactoe_config(
-        args.total_steps, args.seed, args.opponent_fraction, args.entropy_coef
+        args.total_steps,
+        args.seed,
+        args.opponent_fraction,
+        tuple(args.opponents),
+        args.entropy_coef,
+        args.gae_lambda,
     )
+    if "perfect" in config.opponents:
+        _know_the_perfect_player()
     env = TicTacToe(size=3)
     train = jax.jit(make_train(config, env))
     start = time.perf_counter()
