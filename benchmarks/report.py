@@ -112,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args(argv)
     args.out.write_text(build(args.results_dir))
+    # Refresh the per-script tables too, so that they read as this version renders them.
+    for name, module in (("throughput", throughput), ("perft", perft)):
+        source = args.results_dir / f"{name}.json"
+        if source.exists():
+            markdown = module.render_markdown(json.loads(source.read_text()))
+            (args.results_dir / f"{name}.md").write_text(markdown)
     print(f"written {args.out}")
     return 0
 
