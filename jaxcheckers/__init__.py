@@ -11,7 +11,7 @@ from jaxcheckers.core import AutoResetStep, Env, State, step_autoreset
 
 __all__ = ["make", "GAMES", "Env", "State", "AutoResetStep", "step_autoreset"]
 
-GAMES = ("checkers",)
+GAMES = ("checkers", "tictactoe")
 
 
 def make(name: str, **options) -> Env:
@@ -23,4 +23,8 @@ def make(name: str, **options) -> Env:
         from jaxcheckers.checkers import Checkers
 
         return Checkers(**options)
+    if name == "tictactoe":
+        from jaxcheckers.tictactoe import TicTacToe
+
+        return TicTacToe(**options)
     raise ValueError(f"unknown game {name!r}; available: {', '.join(GAMES)}")

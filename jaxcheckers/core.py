@@ -60,7 +60,7 @@ class Env(abc.ABC):
         action = jnp.asarray(action, dtype=jnp.int32)
         in_range = (action >= 0) & (action < self.num_actions)
         safe_action = jnp.clip(action, 0, self.num_actions - 1)
-        is_legal = in_range & state.legal_action_mask[safe_action]
+        is_legal = in_range & self._is_legal(state, safe_action)
 
         played = self._step(state, safe_action)
         played = played._replace(step_count=state.step_count + 1)
@@ -77,6 +77,10 @@ class Env(abc.ABC):
             return state
         cut = (~state.terminated) & (state.step_count >= self.max_steps)
         return _clear_stored_mask(state._replace(truncated=cut), cut)
+
+    def _is_legal(self, state: State, action: jax.Array) -> jax.Array:
+        """bool (): `action` (in range) is legal. Games with a packed mask may test one bit."""
+        return state.legal_action_mask[action]
 
     @abc.abstractmethod
     def _init(self, key: jax.Array) -> State: ...

@@ -9,6 +9,7 @@ from typing import Callable
 
 import jax
 
+import jaxcheckers
 from jaxcheckers.agents.random import random_agent
 
 Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () action
@@ -19,6 +20,8 @@ AGENT_SPECS = {
     "random": "a uniformly random legal action",
     "alphabeta": "alphabeta[:DEPTH] minimax with alpha-beta pruning to DEPTH turns (default 3)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
+    "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples)",
+    "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
 }
 
 
@@ -41,5 +44,21 @@ def make_agent(spec: str, env) -> Agent:
         if not argument:
             raise ValueError("sarsa needs the path of its weights: sarsa:PATH")
         return load_sarsa_agent(argument, env)
+    if name in ("ppo", "ppo-sample"):
+        from jaxcheckers.agents.policy import load_policy
+
+        if not argument:
+            raise ValueError(f"{name} needs a run directory or checkpoint: {name}:PATH")
+        agent, options = load_policy(argument, greedy=name == "ppo")
+        trained_on = jaxcheckers.make(**options)
+        if trained_on.num_actions != env.num_actions:
+            raise ValueError(f"{argument} was trained on {trained_on}, not on {env}")
+        return agent
+    if name == "perfect":
+        if argument:
+            raise ValueError("the perfect agent takes no argument")
+        from jaxcheckers.agents.perfect import perfect_agent
+
+        return perfect_agent(env)
     known = ", ".join(AGENT_SPECS)
     raise ValueError(f"unknown agent {spec!r}; known: {known}")

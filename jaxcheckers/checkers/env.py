@@ -176,6 +176,18 @@ class Checkers(Env):
             state = self._record(state)
         return state._replace(terminated=~has_move)
 
+    def _is_legal(self, state: CheckersState, action: jax.Array) -> jax.Array:
+        over = state.terminated | state.truncated
+        return rules.is_legal(state.legal_moves, action, self._layout) & ~over
+
+    def captures_pending(self, state: CheckersState) -> jax.Array:
+        """bool (): the legal actions are captures, so some may not end the turn.
+
+        Where False, every legal action ends the turn: perft counts those moves from the mask.
+        """
+        jumps, _ = rules.origins(state.position, self._layout)
+        return _any(jumps)
+
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout
         hop = rules.hop(state.position, action, lay)

@@ -28,7 +28,7 @@ FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and
 __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
-    "legal_moves", "mask_of", "hop", "continues_capture", "observation", "king_key", "key_words",
+    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation", "king_key", "key_words",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
@@ -113,6 +113,15 @@ def mask_of(moves: jax.Array, n: int) -> jax.Array:
     """bool (…, 4·n·n): action = direction·n² + square, from (…, 4, W) origin sets."""
     grids = bb.expand(moves, layout(n))  # (…, 4, n·n)
     return grids.reshape(*moves.shape[:-2], 4 * n * n)
+
+
+def is_legal(moves: jax.Array, action: jax.Array, lay: Layout) -> jax.Array:
+    """bool (): the bit of `action` in (4, W) origin sets; light squares are never legal."""
+    n = lay.n
+    square, direction = action % (n * n), action // (n * n)
+    dark = (square // n + square % n) % 2 == 1
+    chosen = jnp.where(jnp.arange(NUM_DIRECTIONS)[:, None] == direction, moves, jnp.uint32(0))
+    return dark & bb.any_bit(chosen & bb.single(square // 2, lay)).any()
 
 
 class Hop(NamedTuple):
