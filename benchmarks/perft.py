@@ -5,7 +5,8 @@
 
 Move level: a whole capture sequence is one move (Aart Bik's published counts). Both systems are
 first checked at depths 1–7 against those counts, then timed at each asked depth:
-- ours: `jaxcheckers.perft.perft(env, depth, move_level=True)`, after a call that compiles it;
+- ours: `jaxcheckers.perft.perft(env, depth, move_level=True)`, after a call that compiles it,
+  timed twice per depth (the first call at a depth may compile for shapes it meets there);
 - OpenSpiel: `pyspiel` checkers, recursing with `state.child(action)`. In OpenSpiel a multi-jump
   is several actions by the same player, so the depth goes down only when the player to move
   changes (or the game ends).
@@ -72,9 +73,10 @@ def openspiel_perft(state, depth: int) -> int:
 
 
 def measure(name: str, count: Callable[[int], int], first_call_s: float, depths: list[int],
-            max_seconds: float) -> dict:
+            max_seconds: float, again: bool = False) -> dict:
     """Check depths 1–7, then time each of `depths`, skipping one whose time, extrapolated from
-    the depth before it by the growth of the count, would pass `max_seconds`."""
+    the depth before it by the growth of the count, would pass `max_seconds`. With `again`, each
+    timed depth is run a second time too (a first call may compile for new shapes)."""
     rows, last_time, last_depth = [], None, None
     for depth in sorted(set(CHECKED_DEPTHS) | set(depths)):
         timed = depth in depths
@@ -91,8 +93,14 @@ def measure(name: str, count: Callable[[int], int], first_call_s: float, depths:
         seconds = time.perf_counter() - start
         if found != EXPECTED[depth]:
             raise AssertionError(f"{name} perft({depth}) = {found}, expected {EXPECTED[depth]}")
-        rows.append({"depth": depth, "count": found, "seconds": seconds, "timed": timed})
+        row = {"depth": depth, "count": found, "seconds": seconds, "timed": timed}
         print(f"  {name} depth {depth}: {found:,} in {seconds:.2f} s", flush=True)
+        if timed and again:
+            start = time.perf_counter()
+            count(depth)
+            row["seconds_again"] = time.perf_counter() - start
+            print(f"  {name} depth {depth} again: {row['seconds_again']:.2f} s", flush=True)
+        rows.append(row)
         last_time, last_depth = seconds, depth
     return {"name": name, "first_call_s": first_call_s, "rows": rows}
 
@@ -105,8 +113,12 @@ def compare(results: list[dict], depths: list[int]) -> list[dict]:
         entry = {"depth": depth, "count": EXPECTED[depth]}
         for name, rows in by_name.items():
             entry[name] = rows.get(depth, {}).get("seconds")
+            if rows.get(depth, {}).get("seconds_again") is not None:
+                entry[f"{name} again"] = rows[depth]["seconds_again"]
         if entry.get(OURS) and entry.get(OPENSPIEL):
             entry["speedup"] = entry[OPENSPIEL] / entry[OURS]
+        if entry.get(f"{OURS} again") and entry.get(OPENSPIEL):
+            entry["speedup_again"] = entry[OPENSPIEL] / entry[f"{OURS} again"]
         table.append(entry)
     return table
 
@@ -119,10 +131,14 @@ def render_markdown(result: dict) -> str:
     for entry in result["table"]:
         cells = [str(entry["depth"]), f"{entry['count']:,}"]
         for name in names:
-            seconds = entry.get(name)
-            cells.append(f"{seconds:.2f} s" if seconds is not None
-                         else f"skipped ({skipped[name].get(entry['depth'], 'not run')})")
-        cells.append(f"{entry['speedup']:.2f}×" if "speedup" in entry else "—")
+            seconds, again = entry.get(name), entry.get(f"{name} again")
+            cell = (f"{seconds:.2f} s" if seconds is not None
+                    else f"skipped ({skipped[name].get(entry['depth'], 'not run')})")
+            cells.append(cell + (f" (again: {again:.2f} s)" if again is not None else ""))
+        speedup = f"{entry['speedup']:.2f}×" if "speedup" in entry else "—"
+        if "speedup_again" in entry:
+            speedup += f" (again: {entry['speedup_again']:.2f}×)"
+        cells.append(speedup)
         rows.append(cells)
     header = ["depth", "positions"] + names + [f"{OPENSPIEL} time / {OURS} time"]
     notes = [f"- {system['name']}: a first call (perft({WARM_UP_DEPTH}), compiling) took "
@@ -130,11 +146,16 @@ def render_markdown(result: dict) -> str:
              for system in result["systems"] if system["first_call_s"]]
     notes.append("- Depths 1–7 were checked against the published counts before timing; every "
                  "timed count matched too.")
+    if any("speedup_again" in entry for entry in result["table"]):
+        notes.append(f"- \"again\": {OURS} run a second time at the same depth; the first call "
+                     "at a depth also pays for compiling whatever meets new shapes there.")
     target = result.get("target")
     if target:
         verdict = "met" if target["met"] else "**not met**"
+        again = (f" (run again: {target['speedup_again']:.2f}×)"
+                 if target.get("speedup_again") else "")
         notes.append(f"- Target: perft(9) at least 10× faster than OpenSpiel's: "
-                     f"{target['speedup']:.2f}×, {verdict}.")
+                     f"{target['speedup']:.2f}× on the first call{again}, {verdict}.")
     return ("### Move-level perft from the 8×8 opening (wall time per depth)\n\n"
             + markdown_table(header, rows) + "\n\n" + "\n".join(notes) + "\n")
 
@@ -147,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip a depth expected to take longer (default 180)")
     parser.add_argument("--systems", nargs="+", choices=("ours", "openspiel"),
                         default=["ours", "openspiel"])
+    parser.add_argument("--once", action="store_true",
+                        help="time our perft once per depth (default: twice, the first compiles)")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
 
@@ -157,11 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     for system in args.systems:
         name, make_counter = counters[system]
         count, first_call_s = make_counter()
-        result["systems"].append(measure(name, count, first_call_s, depths, args.max_seconds))
+        again = system == "ours" and not args.once  # OpenSpiel compiles nothing
+        result["systems"].append(measure(name, count, first_call_s, depths, args.max_seconds,
+                                         again=again))
     result["table"] = compare(result["systems"], depths)
     nine = next((entry for entry in result["table"] if entry["depth"] == 9), None)
     if nine and "speedup" in nine:
         result["target"] = {"depth": 9, "need": 10.0, "speedup": nine["speedup"],
+                            "speedup_again": nine.get("speedup_again"),
                             "met": nine["speedup"] >= 10.0}
     result["machine"]["load_average_at_end"] = os.getloadavg()
 
