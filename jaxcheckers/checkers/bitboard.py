@@ -100,13 +100,6 @@ def single(index: jax.Array, lay: Layout) -> jax.Array:
     return jnp.where((word == index // 32) & (index >= 0), bit, jnp.uint32(0))
 
 
-def lowest_index(x: jax.Array, lay: Layout) -> jax.Array:
-    """int32 (): the smallest dark index in the set (for a one-square set: its square)."""
-    below = jax.lax.population_count((x & (~x + jnp.uint32(1))) - jnp.uint32(1))  # trailing zeros
-    first = jnp.argmax(x != 0, axis=-1)
-    return (32 * first + jnp.take(below, first)).astype(jnp.int32)
-
-
 def _reverse32(x: jax.Array) -> jax.Array:
     for width, mask in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
         mask = jnp.uint32(mask)

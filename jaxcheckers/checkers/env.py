@@ -195,7 +195,7 @@ class Checkers(Env):
 
         # Mid-capture, the same player moves the same piece again; otherwise the turn passes.
         position = tree_where(continues, hop.position, rules.flip_position(hop.position, lay))
-        jumper = jnp.where(continues, rules.square_of(hop.landing, lay), -1)
+        jumper = jnp.where(continues, hop.square, -1)
         legal = rules.legal_moves(position, jumper, lay)
         mid_capture = state._replace(
             position=position,
@@ -234,7 +234,7 @@ class Checkers(Env):
             if self._players_stored:
                 same &= state.history_player == state.current_player
             else:
-                same &= (quiet - slots) % 2 == 0
+                same &= (slots & 1) == (quiet & 1)  # H is even, so parity survives the ring
             drawn |= (same & (slots <= quiet)).sum() >= 3
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
@@ -242,14 +242,12 @@ class Checkers(Env):
 
     def _record(self, state: CheckersState) -> CheckersState:
         """Writes the position into the history slot of its quiet ply (a ring of H slots)."""
-        slot = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        state = state._replace(
-            history=jnp.where(slot[:, None], rules.king_key(state.position), state.history)
-        )
+        slot = state.quiet_plies % self.history_length
+        state = state._replace(history=state.history.at[slot].set(rules.king_key(state.position)))
         if not self._players_stored:
             return state
         player = state.current_player.astype(jnp.int8)
-        return state._replace(history_player=jnp.where(slot, player, state.history_player))
+        return state._replace(history_player=state.history_player.at[slot].set(player))
 
     def _pass(
         self, state: CheckersState, passes: jax.Array, has_move: jax.Array

@@ -126,7 +126,8 @@ def is_legal(moves: jax.Array, action: jax.Array, lay: Layout) -> jax.Array:
 
 class Hop(NamedTuple):
     position: Position  # after the hop, still in the mover's frame
-    landing: jax.Array  # uint32 (W,)  the square the piece landed on
+    landing: jax.Array  # uint32 (W,)  the square the piece landed on, as a set
+    square: jax.Array  # int32 ()  the same square, full-board index
     captured: jax.Array  # bool ()  the hop jumped an opponent piece
     man_moved: jax.Array  # bool ()  the piece was a man (so the move cannot be undone)
     crowned: jax.Array  # bool ()  the man reached the far row and became a king
@@ -136,12 +137,13 @@ def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
     """Plays one legal action: a simple move, or one jump of a capture sequence."""
     n = lay.n
     square, direction = action % (n * n), action // (n * n)
-    source = bb.single(square // 2, lay)
-    near = far = jnp.zeros_like(source)
-    for d in range(NUM_DIRECTIONS):  # only the chosen direction contributes
-        chosen = jnp.where(direction == d, source, jnp.uint32(0))
-        one = bb.step(chosen, d, lay)
-        near, far = near | one, far | bb.step(one, d, lay)
+    row, col = square // n, square % n
+    dr = jnp.where(direction < 2, -1, 1)  # NW, NE go up; SW, SE down
+    dc = jnp.where(direction % 2 == 0, -1, 1)  # NW, SW go left; NE, SE right
+    near_square = (row + dr) * n + col + dc
+    far_square = (row + 2 * dr) * n + col + 2 * dc  # only used for a capture, so on the board
+    source, near = bb.single(square // 2, lay), bb.single(near_square // 2, lay)
+    far = bb.single(far_square // 2, lay)
 
     captured = bb.any_bit(near & position.opponent)
     landing = jnp.where(captured, far, near)
@@ -154,20 +156,14 @@ def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
         opponent=position.opponent & ~taken,
         kings=(position.kings & ~source & ~taken) | king_now,
     )
-    return Hop(after, landing, captured, ~was_king, crowned)
+    landed_on = jnp.where(captured, far_square, near_square).astype(jnp.int32)
+    return Hop(after, landing, landed_on, captured, ~was_king, crowned)
 
 
 def continues_capture(step: Hop, lay: Layout) -> jax.Array:
     """bool (): the piece that just captured (and was not crowned) can capture again."""
     jumps, _ = origins(step.position, lay)
     return step.captured & ~step.crowned & bb.any_bit(jumps & step.landing).any()
-
-
-def square_of(landing: jax.Array, lay: Layout) -> jax.Array:
-    """int32 (): the full-board square of a one-square set."""
-    index = bb.lowest_index(landing, lay)
-    even_row = (index // (lay.n // 2)) % 2 == 0
-    return 2 * index + even_row.astype(jnp.int32)
 
 
 def observation(board_or_position, n: int | None = None) -> jax.Array:
@@ -236,9 +232,8 @@ def apply_hop(board: jax.Array, action: jax.Array, n: int) -> BoardHop:
     lay = layout(n)
     done = hop(position_of(board, n), action, lay)
     return BoardHop(
-        board_of(done.position, n), square_of(done.landing, lay), done.captured, done.man_moved,
-        done.crowned,
-    )  # fmt: skip
+        board_of(done.position, n), done.square, done.captured, done.man_moved, done.crowned
+    )
 
 
 def can_jump_from(board: jax.Array, square: jax.Array, n: int) -> jax.Array:
