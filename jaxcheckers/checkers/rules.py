@@ -12,6 +12,7 @@ for code outside the environment that finds boards easier to handle.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
@@ -65,6 +66,11 @@ def position_of(board: jax.Array, n: int) -> Position:
     return Position(bb.pack(dark > 0, lay), bb.pack(dark < 0, lay), bb.pack(abs(dark) == KING, lay))
 
 
+# The three readers below are jitted so that reading a property of one state on the host is one
+# dispatch, not a dozen; inside a caller's jit they are inlined as usual.
+
+
+@functools.partial(jax.jit, static_argnums=1)
 def board_of(position: Position, n: int) -> jax.Array:
     """int8 (…, n·n): +1/+2 own man/king, −1/−2 the opponent's; works on batches."""
     lay = layout(n)
@@ -109,6 +115,7 @@ def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array
     return jnp.where(jumper >= 0, only_jumper, moves)
 
 
+@functools.partial(jax.jit, static_argnums=1)
 def mask_of(moves: jax.Array, n: int) -> jax.Array:
     """bool (…, 4·n·n): action = direction·n² + square, from (…, 4, W) origin sets."""
     grids = bb.expand(moves, layout(n))  # (…, 4, n·n)
@@ -172,14 +179,19 @@ def observation(board_or_position, n: int | None = None) -> jax.Array:
     Takes an int8 (…, n·n) board, or a Position with `n`.
     """
     if isinstance(board_or_position, Position):
-        p, lay = board_or_position, layout(n)
-        sets = [p.own & ~p.kings, p.own & p.kings, p.opponent & ~p.kings, p.opponent & p.kings]
-        planes = jnp.stack([bb.expand(x, lay) for x in sets], axis=-1)
-        return planes.reshape(*p.own.shape[:-1], n, n, 4)
+        return _planes(board_or_position, n)
     board = jnp.asarray(board_or_position)
     n = board_size(board)
     planes = jnp.stack([board == MAN, board == KING, board == -MAN, board == -KING], axis=-1)
     return planes.reshape(*board.shape[:-1], n, n, 4)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _planes(p: Position, n: int) -> jax.Array:
+    lay = layout(n)
+    sets = [p.own & ~p.kings, p.own & p.kings, p.opponent & ~p.kings, p.opponent & p.kings]
+    planes = jnp.stack([bb.expand(x, lay) for x in sets], axis=-1)
+    return planes.reshape(*p.own.shape[:-1], n, n, 4)
 
 
 def king_key(position: Position) -> jax.Array:
