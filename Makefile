@@ -30,7 +30,9 @@ lint: setup
 	$(BIN)/ruff check jaxcheckers training tests benchmarks
 
 bench: setup
-	$(BIN)/python benchmarks/throughput.py
+	$(BIN)/python -m benchmarks.throughput
+	$(BIN)/python -m benchmarks.perft
+	$(BIN)/python -m benchmarks.report
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
