@@ -132,3 +132,12 @@ def test_text_rendering_names_the_side_to_move(env):
     text = render.render_text(env.reset(jax.random.PRNGKey(0)))
     assert text.splitlines()[1] == " 0   b   b   b   b"
     assert text.splitlines()[-1] == "black (player 0) to move"
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"no_moves": "pass"}, {"repetition_draw": False}, {"forty_move_draw": False}]
+)
+def test_no_state_field_is_empty(options):
+    """Checkpointers (orbax) refuse zero-size arrays, and training loops save env states."""
+    state = jaxcheckers.make("checkers", **options).reset(jax.random.PRNGKey(0))
+    assert all(leaf.size > 0 for leaf in jax.tree.leaves(state))

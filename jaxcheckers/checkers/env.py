@@ -37,8 +37,8 @@ class CheckersState(NamedTuple):
     legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
-    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then (H=0: no rule)
-    history_player: jax.Array  # int8 (H or 0,)  their side to move; only with no_moves="pass"
+    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then (H=1: no rule)
+    history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
 
@@ -117,14 +117,12 @@ class Checkers(Env):
         self.max_steps = None if max_steps is None else int(max_steps)
         self.num_actions = rules.num_actions(n)
         self.observation_shape = (n, n, 4)
+        # Without the repetition rule one slot stays, unused: zero-size arrays break checkpointers.
         self.history_length = (
-            0
+            1
             if not self.repetition_draw
             else HISTORY_WITH_FORTY_MOVE if self.forty_move_draw else HISTORY_WITHOUT_FORTY_MOVE
         )
-        # Without passes the side to move alternates every ply of a quiet stretch, so the parity
-        # of the distance tells whose turn a stored position was; only "pass" stores it.
-        self._players_stored = self.history_length if no_moves == "pass" else 0
         self._layout = rules.layout(n)
         self.state_type = state_type(n)
         opening = jnp.asarray(rules.opening_board(n))
@@ -166,7 +164,7 @@ class Checkers(Env):
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32),
-            history_player=jnp.zeros(self._players_stored, jnp.int8),
+            history_player=jnp.zeros(self.history_length, jnp.int8),
         )
         has_move = _any(legal)
         if self.no_moves == "pass":
@@ -230,12 +228,8 @@ class Checkers(Env):
         if self.repetition_draw:
             state = self._record(state)
             same = (state.history == rules.king_key(state.position)).all(axis=-1)
-            slots = jnp.arange(self.history_length)
-            if self._players_stored:
-                same &= state.history_player == state.current_player
-            else:
-                same &= (slots & 1) == (quiet & 1)  # H is even, so parity survives the ring
-            drawn |= (same & (slots <= quiet)).sum() >= 3
+            same &= state.history_player == state.current_player
+            drawn |= (same & (jnp.arange(self.history_length) <= quiet)).sum() >= 3
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
         return state._replace(rewards=rewards.astype(jnp.float32), terminated=lost | drawn)
@@ -244,8 +238,6 @@ class Checkers(Env):
         """Writes the position into the history slot of its quiet ply (a ring of H slots)."""
         slot = state.quiet_plies % self.history_length
         state = state._replace(history=state.history.at[slot].set(rules.king_key(state.position)))
-        if not self._players_stored:
-            return state
         player = state.current_player.astype(jnp.int8)
         return state._replace(history_player=state.history_player.at[slot].set(player))
 
