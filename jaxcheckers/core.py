@@ -93,7 +93,9 @@ class Env(abc.ABC):
 def _forfeit(state: State) -> State:
     """The game ended by an illegal action of the player to move (PettingZoo's rule)."""
     mover = jax.nn.one_hot(state.current_player, 2, dtype=jnp.float32)
-    over = state._replace(rewards=-mover, terminated=jnp.bool_(True), step_count=state.step_count + 1)
+    over = state._replace(
+        rewards=-mover, terminated=jnp.bool_(True), step_count=state.step_count + 1
+    )
     return _clear_stored_mask(over, jnp.bool_(True))
 
 

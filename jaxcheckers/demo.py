@@ -36,7 +36,9 @@ def throughput(env, batch: int, steps: int, key) -> float:
     def one_step(carry, _):
         state, key = carry
         key, pick, fresh = jax.random.split(key, 3)
-        actions = jax.vmap(random_legal_action)(jax.random.split(pick, batch), state.legal_action_mask)
+        actions = jax.vmap(random_legal_action)(
+            jax.random.split(pick, batch), state.legal_action_mask
+        )
         out = jax.vmap(jaxcheckers.step_autoreset, in_axes=(None, 0, 0, 0))(
             env, state, actions, jax.random.split(fresh, batch)
         )

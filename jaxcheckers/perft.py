@@ -38,7 +38,9 @@ class _Frontier(NamedTuple):
     open_ended: np.ndarray  # bool (N,)  a legal action may leave the same player to move
 
 
-def perft(env, depth: int, *, move_level: bool = False, state=None, chunk_size: int = DEFAULT_CHUNK) -> int:
+def perft(
+    env, depth: int, *, move_level: bool = False, state=None, chunk_size: int = DEFAULT_CHUNK
+) -> int:
     """Leaf count after `depth` plies from `state` (default: the opening of `env`)."""
     if depth < 0:
         raise ValueError(f"depth must be at least 0, got {depth}")
@@ -134,7 +136,9 @@ def _expander(env, chunk_size: int):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=int, default=7, help="plies to count (default 7)")
-    parser.add_argument("--move-level", action="store_true", help="a whole capture sequence is one ply")
+    parser.add_argument(
+        "--move-level", action="store_true", help="a whole capture sequence is one ply"
+    )
     parser.add_argument("--board-size", type=int, default=8)
     parser.add_argument("--game", default="checkers")
 

@@ -20,7 +20,7 @@ from jaxcheckers.checkers.render import legal_moves
 EMPTY_ROW = "........"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def env_and_step(**options):
     env = jaxcheckers.make("checkers", **options)
     return env, jax.jit(env.step)

@@ -55,7 +55,7 @@ def ending(game: ReferenceCheckers) -> str:
     return "forfeit" if min(game.rewards) == -1 and max(game.rewards) == 0 else "win"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def batched(options: tuple):
     env = jaxcheckers.make("checkers", **dict(options))
 

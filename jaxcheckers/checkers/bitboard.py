@@ -57,7 +57,7 @@ class Layout:
         return (padded.reshape(self.words, 32) * weights).sum(-1).astype(np.uint32)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def layout(n: int) -> Layout:
     return Layout(n)
 

@@ -59,7 +59,7 @@ class CheckersState(NamedTuple):
         return rules.mask_of(self.legal_moves, self.board_size) & ~over
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def state_type(n: int) -> type[CheckersState]:
     """The State class of n×n games: the board size is part of the type, so it stays static
     under jit and vmap (the bitsets alone do not tell 6×6 from 8×8)."""
@@ -102,11 +102,16 @@ class Checkers(Env):
             )
         if no_moves not in NO_MOVES_RULES:
             raise ValueError(f"no_moves must be one of {NO_MOVES_RULES}, got {no_moves!r}")
-        for name, flag in (("forty_move_draw", forty_move_draw), ("repetition_draw", repetition_draw)):
+        for name, flag in (
+            ("forty_move_draw", forty_move_draw),
+            ("repetition_draw", repetition_draw),
+        ):
             if not isinstance(flag, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {flag!r}")
         if max_steps is not None and (
-            isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1
+            isinstance(max_steps, bool)
+            or not isinstance(max_steps, (int, np.integer))
+            or max_steps < 1
         ):
             raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
 
@@ -121,7 +126,9 @@ class Checkers(Env):
         self.history_length = (
             1
             if not self.repetition_draw
-            else HISTORY_WITH_FORTY_MOVE if self.forty_move_draw else HISTORY_WITHOUT_FORTY_MOVE
+            else HISTORY_WITH_FORTY_MOVE
+            if self.forty_move_draw
+            else HISTORY_WITHOUT_FORTY_MOVE
         )
         self._layout = rules.layout(n)
         self.state_type = state_type(n)

@@ -1,7 +1,8 @@
 """Positions a person can write down: boards drawn as text, validated, turned into States.
 
 Boards here are in ABSOLUTE coordinates, as a person sees them: an (n, n) int array with row 0 at
-the top, player 0 (black) starting on the top rows and moving down. Values: 0 empty, +1/+2 a man/king
+the top, player 0 (black) starting on the top rows and moving down. Values: 0 empty, +1/+2 a
+man/king
 of player 0, −1/−2 a man/king of player 1. Drawn as text: '.' empty, 'b'/'B' a black man/king
 (player 0), 'w'/'W' a white man/king (player 1); spaces are ignored.
 """
@@ -56,7 +57,9 @@ def validate(board: np.ndarray, player: int = 0, jumper: tuple[int, int] | None 
     light = (rows + cols) % 2 == 0
     if (board[light] != 0).any():
         r, c = np.argwhere(light & (board != 0))[0]
-        raise ValueError(f"a piece stands on the light square ({r}, {c}); only (row + col) odd is used")
+        raise ValueError(
+            f"a piece stands on the light square ({r}, {c}); only (row + col) odd is used"
+        )
     if (board[n - 1] == 1).any() or (board[0] == -1).any():
         raise ValueError("a man stands on the row where it would have been crowned")
     most = (n // 2 - 1) * (n // 2)
@@ -99,7 +102,11 @@ def from_board(
     legal. A position where the side to move has no move starts terminated (with zero rewards).
     """
     if not isinstance(board, np.ndarray):
-        board = parse_board(board) if isinstance(board, str) or _is_drawing(board) else np.asarray(board)
+        board = (
+            parse_board(board)
+            if isinstance(board, str) or _is_drawing(board)
+            else np.asarray(board)
+        )
     validate(board, player, jumper)
     n = board.shape[0]
     if n != env.board_size:

@@ -29,7 +29,8 @@ FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and
 __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
-    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation", "king_key", "key_words",
+    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation", "king_key",
+    "key_words",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
@@ -82,7 +83,9 @@ def board_of(position: Position, n: int) -> jax.Array:
 def flip_position(position: Position, lay: Layout) -> Position:
     """The same position seen by the other player: turned 180°, sides swapped."""
     return Position(
-        bb.rotate(position.opponent, lay), bb.rotate(position.own, lay), bb.rotate(position.kings, lay)
+        bb.rotate(position.opponent, lay),
+        bb.rotate(position.own, lay),
+        bb.rotate(position.kings, lay),
     )
 
 
