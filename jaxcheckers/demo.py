@@ -9,7 +9,7 @@ import jax
 import numpy as np
 
 import jaxcheckers
-from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.agents.random import random_legal_action, random_play_step
 from jaxcheckers.checkers import render
 
 
@@ -35,13 +35,8 @@ def print_one_game(env, key) -> None:
 def throughput(env, batch: int, steps: int, key) -> float:
     def one_step(carry, _):
         state, key = carry
-        key, pick, fresh = jax.random.split(key, 3)
-        actions = jax.vmap(random_legal_action)(
-            jax.random.split(pick, batch), state.legal_action_mask
-        )
-        out = jax.vmap(jaxcheckers.step_autoreset, in_axes=(None, 0, 0, 0))(
-            env, state, actions, jax.random.split(fresh, batch)
-        )
+        key, now = jax.random.split(key)
+        out = random_play_step(env, state, now)
         return (out.state, key), out.final.observation.sum()
 
     @jax.jit

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.agents.random import random_legal_action, random_play_step
 from jaxcheckers.checkers import render
 from jaxcheckers.perft import perft
 
@@ -26,13 +26,8 @@ def play_random(env, batch: int, plies: int, key):
 
     def one_step(carry, _):
         state, key = carry
-        key, pick, fresh = jax.random.split(key, 3)
-        actions = jax.vmap(random_legal_action)(
-            jax.random.split(pick, batch), state.legal_action_mask
-        )
-        out = jax.vmap(jaxcheckers.step_autoreset, in_axes=(None, 0, 0, 0))(
-            env, state, actions, jax.random.split(fresh, batch)
-        )
+        key, now = jax.random.split(key)
+        out = random_play_step(env, state, now)
         finished = out.final.terminated | out.final.truncated
         return (out.state, key), (finished, out.state.rewards, out.final.rewards)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.core import AutoResetStep, step_autoreset
+
 _BITS = 32
 
 
@@ -39,3 +41,13 @@ def random_legal_action(key: jax.Array, legal_action_mask: jax.Array) -> jax.Arr
 
 def random_agent(state, key: jax.Array) -> jax.Array:
     return random_legal_action(key, state.legal_action_mask)
+
+
+def random_play_step(env, state, key: jax.Array) -> AutoResetStep:
+    """One step of random play over a batch of games, restarting those that end."""
+    batch = state.current_player.shape[0]
+    pick, fresh = jax.random.split(key)
+    actions = jax.vmap(random_legal_action)(jax.random.split(pick, batch), state.legal_action_mask)
+    return jax.vmap(step_autoreset, in_axes=(None, 0, 0, 0))(
+        env, state, actions, jax.random.split(fresh, batch)
+    )

@@ -119,12 +119,6 @@ def rotate(x: jax.Array, lay: Layout) -> jax.Array:
     return out
 
 
-def unpack(x: jax.Array, lay: Layout) -> jax.Array:
-    """bool (..., n²/2): one entry per dark square."""
-    bits = (x[..., None] >> jnp.arange(32, dtype=jnp.uint32)) & 1
-    return bits.reshape(*x.shape[:-1], lay.words * 32)[..., : lay.squares].astype(bool)
-
-
 def pack(bits: jax.Array, lay: Layout) -> jax.Array:
     """uint32 (..., W) from bool (..., n²/2)."""
     padding = [(0, 0)] * (bits.ndim - 1) + [(0, lay.words * 32 - lay.squares)]
@@ -152,15 +146,6 @@ def expand(x: jax.Array, lay: Layout) -> jax.Array:
             for w in range(lay.words)
         )
     return ((words >> shifts) & 1).astype(bool) & jnp.asarray(dark)
-
-
-def to_grid(values: jax.Array, n: int) -> jax.Array:
-    """(..., n·n) full-board vector from (..., n²/2) dark-square values, zero on light squares."""
-    rows = values.reshape(*values.shape[:-1], n // 2, 2, n // 2)
-    zero = jnp.zeros_like(rows[..., 0, :])
-    even = jnp.stack([zero, rows[..., 0, :]], axis=-1)  # rows 0, 2, ...: light, dark, light, ...
-    odd = jnp.stack([rows[..., 1, :], zero], axis=-1)  # rows 1, 3, ...: dark, light, ...
-    return jnp.stack([even, odd], axis=-3).reshape(*values.shape[:-1], n * n)
 
 
 def from_grid(board: jax.Array, n: int) -> jax.Array:
