@@ -101,7 +101,7 @@ def random_positions(count: int = 40, seed: int = 3):
 def batched_root(depth: int):
     def root(state):
         return alphabeta.root_values(
-            state.board, state.jumper, depth=depth, n=N, capacity=CAPACITY
+            state.position, state.jumper, depth=depth, n=N, capacity=CAPACITY
         )
 
     return jax.jit(jax.vmap(root))
@@ -172,3 +172,8 @@ def test_depth_must_be_positive():
         make_agent("alphabeta:0", ENV)
     with pytest.raises(ValueError):
         make_agent("alphabeta:x", ENV)
+
+
+def test_alphabeta_refuses_a_game_that_is_not_checkers():
+    with pytest.raises(ValueError, match="not checkers"):
+        make_agent("alphabeta:2", jaxcheckers.make("tictactoe"))
