@@ -6,7 +6,8 @@
 Move level: a whole capture sequence is one move (Aart Bik's published counts). Both systems are
 first checked at depths 1–7 against those counts, then timed at each asked depth:
 - ours: `jaxcheckers.perft.perft(env, depth, move_level=True)`, after a call that compiles it,
-  timed twice per depth (the first call at a depth may compile for shapes it meets there). The
+  timed twice per depth (nothing compiles after that first call, but the first call at a depth
+  is the first to touch that much memory: the allocator grows, the pages fault in). The
   env has the draw rules off: neither can apply within 10 plies of the opening (the 40-move rule
   needs 80 quiet plies, a repetition needs kings and 8 quiet plies), so the counts are the same,
   and the states perft carries shrink from 694 to 54 bytes;
@@ -79,7 +80,7 @@ def measure(name: str, count: Callable[[int], int], first_call_s: float, depths:
             max_seconds: float, again: bool = False) -> dict:
     """Check depths 1–7, then time each of `depths`, skipping one whose time, extrapolated from
     the depth before it by the growth of the count, would pass `max_seconds`. With `again`, each
-    timed depth is run a second time too (a first call may compile for new shapes)."""
+    timed depth is run a second time too (a first call at a depth touches new memory)."""
     rows, last_time, last_depth = [], None, None
     for depth in sorted(set(CHECKED_DEPTHS) | set(depths)):
         timed = depth in depths
@@ -151,7 +152,7 @@ def render_markdown(result: dict) -> str:
                  "timed count matched too.")
     if any("speedup_again" in entry for entry in result["table"]):
         notes.append(f"- \"again\": {OURS} run a second time at the same depth; the first call "
-                     "at a depth also pays for compiling whatever meets new shapes there.")
+                     "at a depth also pays for the memory it is the first to touch.")
     target = result.get("target")
     if target:
         verdict = "met" if target["met"] else "**not met**"
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--systems", nargs="+", choices=("ours", "openspiel"),
                         default=["ours", "openspiel"])
     parser.add_argument("--once", action="store_true",
-                        help="time our perft once per depth (default: twice, the first compiles)")
+                        help="time our perft once per depth (default: twice)")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
 

@@ -10,7 +10,7 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_legal_action, random_play_step
-from jaxcheckers.checkers import render
+from jaxcheckers.checkers import Checkers, render
 from jaxcheckers.perft import perft
 
 BATCH = 1024
@@ -115,6 +115,23 @@ def test_hop_level_perft(env):
 
 def test_move_level_perft(env):
     assert [perft(env, d, move_level=True) for d in range(1, 8)] == MOVE_PERFT
+
+
+class CheckersCountingTraces(Checkers):
+    traces = 0
+
+    def step(self, state, action):
+        type(self).traces += 1  # runs when jax traces `step`, not when compiled code runs it
+        return super().step(state, action)
+
+
+def test_perft_traces_step_once_for_every_depth_and_chunking():
+    """Small chunks: children spill over chunk boundaries and the states mid-capture are packed
+    from many chunks into few; one compiled `step` serves every depth."""
+    env = CheckersCountingTraces()
+    counts = [perft(env, d, move_level=True, chunk_size=4096) for d in range(1, 8)]
+    assert counts == MOVE_PERFT
+    assert CheckersCountingTraces.traces == 1
 
 
 @pytest.mark.slow
