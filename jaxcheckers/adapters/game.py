@@ -79,12 +79,6 @@ def opening(env: Checkers) -> CheckersState:
     return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
 
 
-@functools.cache
-def _compiled_start(env: Checkers) -> Callable:
-    # Eager `env.start` dispatches dozens of small ops; jitted, a position costs one call.
-    return jax.jit(env.start)
-
-
 _AGENTS: dict[tuple[Any, str], Callable] = {}
 
 
@@ -158,15 +152,8 @@ class Game:
             raise ValueError(f"the board is {n}×{n}; board_size is taken from it")
         if isinstance(jumper, (int, np.integer)) and not isinstance(jumper, bool):
             jumper = render.square_position(int(jumper), n)
-        positions.validate(board, player, jumper)
         env = _env_from_options(board_size=n, **options)
-        # As positions.from_board, with the State built by a compiled env.start.
-        square = -1
-        if jumper is not None:
-            square = jumper[0] * n + jumper[1]
-            square = square if player == 0 else n * n - 1 - square
-        mover_board = positions.to_mover_frame(board, player)
-        state = _compiled_start(env)(mover_board, np.int32(player), np.int32(square))
+        state = positions.from_board(env, board, player=player, jumper=jumper)
         return cls(env, jax.device_get(state))
 
     @classmethod
