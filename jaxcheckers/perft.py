@@ -35,10 +35,11 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.bits import nth_set_bit, pack_mask
+
 __all__ = ["perft", "add_arguments", "run"]
 
 DEFAULT_CHUNK = 1 << 14
-BITS = 32  # actions per word of packed bits
 
 
 class _Actions(NamedTuple):
@@ -188,7 +189,7 @@ def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
     @jax.jit
     def root(state) -> _Chunk:
         states = jax.tree.map(lambda x: jnp.broadcast_to(x, (chunk_size, *x.shape)), state)
-        bits = keep_rows(_packed_bits(states.legal_action_mask), slots == 0)
+        bits = keep_rows(pack_mask(states.legal_action_mask), slots == 0)
         return _Chunk(states, described(bits))
 
     @jax.jit
@@ -198,10 +199,10 @@ def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
         live = number < actions.total
         row = jnp.searchsorted(actions.first, number, side="right") - 1
         row = jnp.clip(row, 0, chunk_size - 1)
-        action = jax.vmap(_nth_set_bit)(actions.bits[row], number - actions.first[row])
+        action = jax.vmap(nth_set_bit)(actions.bits[row], number - actions.first[row])
         parents = jax.tree.map(lambda x: x[row], chunk.states)
         states = jax.vmap(env.step)(parents, action)
-        bits = keep_rows(_packed_bits(states.legal_action_mask), live)
+        bits = keep_rows(pack_mask(states.legal_action_mask), live)
         if move_level:  # a game that ended has no turn to go on with
             same_player = states.current_player == parents.current_player
             goes_on = live & same_player & bits.any(axis=-1)
@@ -250,31 +251,6 @@ def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
     return _Kernels(
         chunk_size, move_level, captures_pending is not None, root, play, split_off_closed, merge
     )
-
-
-def _packed_bits(mask: jax.Array) -> jax.Array:
-    """uint32 (C, ⌈A/32⌉) from bool (C, A): action a is bit a % 32 of word a // 32."""
-    size, count = mask.shape
-    words = -(-count // BITS)
-    padded = jnp.pad(mask, ((0, 0), (0, words * BITS - count))).reshape(size, words, BITS)
-    weights = jnp.left_shift(jnp.uint32(1), jnp.arange(BITS, dtype=jnp.uint32))
-    return jnp.where(padded, weights, jnp.uint32(0)).sum(axis=-1, dtype=jnp.uint32)
-
-
-def _nth_set_bit(bits: jax.Array, n: jax.Array) -> jax.Array:
-    """int32 (): the index of the n-th (from 0) set bit of uint32 (W,) `bits`."""
-    counts = jax.lax.population_count(bits).astype(jnp.int32)
-    ends = jnp.cumsum(counts)
-    word = jnp.minimum((ends <= n).sum(), bits.shape[0] - 1)
-    n = n - (ends[word] - counts[word])
-    x, index = bits[word], word * BITS
-    for width in (16, 8, 4, 2, 1):  # halve the window: go up when the low half has ≤ n bits
-        low = jax.lax.population_count(x & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
-        up = n >= low
-        n = jnp.where(up, n - low, n)
-        x = jnp.where(up, x >> width, x)
-        index = index + jnp.where(up, width, 0)
-    return index
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -2,8 +2,8 @@
 
 Boards here are in ABSOLUTE coordinates, as a person sees them: an (n, n) int array with row 0 at
 the top, player 0 (black) starting on the top rows and moving down. Values: 0 empty, +1/+2 a
-man/king of player 0, −1/−2 a man/king of player 1. Drawn as text: '.' empty, 'b'/'B' a black man/king
-(player 0), 'w'/'W' a white man/king (player 1); spaces are ignored.
+man/king of player 0, −1/−2 a man/king of player 1. Drawn as text: '.' empty, 'b'/'B' a black
+man/king (player 0), 'w'/'W' a white man/king (player 1); spaces are ignored.
 """
 
 from __future__ import annotations

@@ -1,0 +1,44 @@
+"""Boolean masks packed into 32-bit words, and the n-th set bit of such a packing.
+
+The random player draws a rank among the legal actions and perft numbers the children of a
+state: both need "the n-th legal action", found here with population counts instead of a scan
+over every action.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+BITS = 32  # mask entries per word
+
+__all__ = ["BITS", "pack_mask", "nth_set_bit"]
+
+
+def pack_mask(mask: jax.Array) -> jax.Array:
+    """uint32 (…, ⌈A/32⌉) from bool (…, A): entry a is bit a % 32 of word a // 32."""
+    size = mask.shape[-1]
+    padding = [(0, 0)] * (mask.ndim - 1) + [(0, -size % BITS)]
+    bits = jnp.pad(mask, padding).reshape(*mask.shape[:-1], -1, BITS).astype(jnp.uint32)
+    return (bits << jnp.arange(BITS, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
+
+
+def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
+    """int32 (): the index of the n-th (from 0) set bit of uint32 (W,) `words`.
+
+    The word by population counts, then the bit by halving the word five times. Undefined when
+    fewer than n + 1 bits are set.
+    """
+    counts = jax.lax.population_count(words).astype(jnp.int32)
+    before = jnp.cumsum(counts) - counts  # set bits in the words before each word
+    word_index = jnp.minimum((before + counts <= n).sum(), words.shape[0] - 1)
+    word = words[word_index]
+    n = n - before[word_index]
+    bit = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):  # step over the low half while n lies beyond it
+        low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+        beyond = n >= low
+        n = jnp.where(beyond, n - low, n)
+        word = jnp.where(beyond, word >> width, word)
+        bit = jnp.where(beyond, bit + width, bit)
+    return (word_index * BITS + bit).astype(jnp.int32)
