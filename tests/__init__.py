@@ -1,1 +1,4 @@
-"""The jaxcheckers test suite (a package, so `tests.reference` never resolves to a stray site-packages `tests`)."""
+"""The jaxcheckers test suite.
+
+A package, so that `tests.reference` never resolves to a stray `tests` in site-packages.
+"""

@@ -459,7 +459,7 @@ class ReferenceCheckers:
             return set()
         return legal_actions_for(self.board, self.player, self.jumper)
 
-    def copy(self) -> "ReferenceCheckers":
+    def copy(self) -> ReferenceCheckers:
         other = object.__new__(ReferenceCheckers)
         other.__dict__.update(self.__dict__)
         other.board = [list(row) for row in self.board]

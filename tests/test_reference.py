@@ -9,12 +9,32 @@ import pytest
 
 try:  # works whether or not tests/ is a package
     from tests.reference import (
-        ReferenceCheckers, action_from_squares, board_from_strings, board_to_strings,
-        encode_action, opening_board, perft, NW, NE, SW, SE)
+        NE,
+        NW,
+        SE,
+        SW,
+        ReferenceCheckers,
+        action_from_squares,
+        board_from_strings,
+        board_to_strings,
+        encode_action,
+        opening_board,
+        perft,
+    )
 except ImportError:  # pragma: no cover
     from reference import (
-        ReferenceCheckers, action_from_squares, board_from_strings, board_to_strings,
-        encode_action, opening_board, perft, NW, NE, SW, SE)
+        NE,
+        NW,
+        SE,
+        SW,
+        ReferenceCheckers,
+        action_from_squares,
+        board_from_strings,
+        board_to_strings,
+        encode_action,
+        opening_board,
+        perft,
+    )
 
 
 def make(rows, **kwargs):
