@@ -25,11 +25,16 @@ def machine_section(info: dict, heading: str) -> str:
     versions = ", ".join(f"{name} {version}" for name, version in info["versions"].items())
     load_start = ", ".join(f"{x:.1f}" for x in info["load_average_at_start"])
     load_end = ", ".join(f"{x:.1f}" for x in info.get("load_average_at_end", ()))
+    # The benchmark itself loads the machine, so only the load before it started says
+    # whether other work was sharing the cores.
+    shared = info["load_average_at_start"][0] > 0.5
+    verdict = ("other work shared the machine, so take the absolute figures as a floor"
+               if shared else "the machine was otherwise idle when the run started")
     return (f"{heading}: {info['cores']}-core {info['cpu']} ({info['platform']}), "
             f"{info['device']}; Python {info['python']}, jax {info['jax']}, {versions}; "
             f"commit {info['commit']}, {info['date_utc']} UTC. Load average (1, 5, 15 min) "
-            f"{load_start} at the start, {load_end} at the end: other work shared the machine, "
-            "so take the absolute figures as a floor; ratios come from runs taken in turns.")
+            f"{load_start} at the start, {load_end} at the end: {verdict}; "
+            "ratios come from runs taken in turns.")
 
 
 def method_section(result: dict) -> str:
