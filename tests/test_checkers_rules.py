@@ -217,6 +217,28 @@ def test_repetition_rule_can_be_switched_off():
     assert not bool(state.terminated)
 
 
+@pytest.mark.parametrize("plies_back, drawn", [(127, True), (128, False)])
+def test_without_the_forty_move_rule_repetitions_count_over_the_last_128_plies(plies_back, drawn):
+    """Deep in a quiet stretch, the position after "1-5" is written into the history twice, 64
+    plies back and `plies_back` plies back: playing "1-5" then is its third occurrence only if
+    the older one is still inside the window (the ring of 128 positions, this one included)."""
+    options = dict(forty_move_draw=False)
+    env, _ = env_and_step(**options)
+    state = start(KINGS_FAR_APART, **options)
+    after = play(state, "1-5", **options)
+    size = env.history_length
+    slot = int(after.quiet_plies) % size
+    key, player = after.history[slot], after.history_player[slot]
+
+    quiet = 300  # the move makes it 301: the ring has wrapped twice
+    history, players = np.zeros_like(state.history), np.zeros_like(state.history_player)
+    for back in (64, plies_back):
+        history[(quiet + 1 - back) % size] = key
+        players[(quiet + 1 - back) % size] = player
+    deep = state._replace(quiet_plies=np.int32(quiet), history=history, history_player=players)
+    assert bool(play(deep, "1-5", **options).terminated) == drawn
+
+
 def test_forty_move_rule_draws_after_80_quiet_plies():
     options = dict(repetition_draw=False)
     state = start(KINGS_FAR_APART, **options)

@@ -193,6 +193,19 @@ class Checkers(Env):
         jumps, _ = rules.origins(state.position, self._layout)
         return _any(jumps)
 
+    def step(self, state: CheckersState, action: jax.Array) -> CheckersState:
+        """`Env.step`, then the position it leads to written into the repetition history.
+
+        The history is written here, once, after the generic step has chosen between playing,
+        forfeiting and leaving a finished game alone: in all of those branches the history is
+        then the same array, so none of them copies it, and the write is a select that XLA fuses
+        with the next pass over the batch. Rewriting an unchanged game's slot with its own
+        position is harmless, and so is a mid-capture position taking the slot of the turn's
+        start: the capture resets the quiet plies, so that slot is never compared again.
+        """
+        state = super().step(state, action)
+        return self._record(state) if self.repetition_draw else state
+
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout
         hop = rules.hop(state.position, action, lay)
@@ -233,20 +246,37 @@ class Checkers(Env):
         rewards = jnp.where(lost, jnp.where(jnp.arange(2) == mover, 1.0, -1.0), 0.0)
 
         if self.repetition_draw:
-            state = self._record(state)
-            same = (state.history == rules.king_key(state.position)).all(axis=-1)
-            same &= state.history_player == state.current_player
-            drawn |= (same & (jnp.arange(self.history_length) <= quiet)).sum() >= 3
+            drawn |= self._occurrences_before(state) >= 2  # this one is the third
         if self.forty_move_draw:
             drawn |= quiet >= QUIET_PLY_LIMIT
         return state._replace(rewards=rewards.astype(jnp.float32), terminated=lost | drawn)
 
+    def _occurrences_before(self, state: CheckersState) -> jax.Array:
+        """int32 (): how often the position (same side to move) is in the history already.
+
+        `state` has its quiet plies counted but is not recorded yet: the slots of the earlier
+        plies of this quiet stretch hold those positions, except the one this ply will take
+        (with the 40-move rule off, the ring's oldest entry, out of the window from now on).
+        """
+        slot = jnp.arange(self.history_length)
+        earlier = (slot < state.quiet_plies) & (slot != state.quiet_plies % self.history_length)
+        same = (state.history == rules.king_key(state.position)).all(axis=-1)
+        same &= state.history_player == state.current_player
+        return (same & earlier).sum()
+
     def _record(self, state: CheckersState) -> CheckersState:
-        """Writes the position into the history slot of its quiet ply (a ring of H slots)."""
-        slot = state.quiet_plies % self.history_length
-        state = state._replace(history=state.history.at[slot].set(rules.king_key(state.position)))
+        """Writes the position into the history slot of its quiet ply (a ring of H slots).
+
+        A select over the whole history rather than a scatter into one slot: XLA fuses it with
+        the selects that surround a step (auto-reset), where a scatter would need a copy first.
+        """
+        here = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
+        key = rules.king_key(state.position)
         player = state.current_player.astype(jnp.int8)
-        return state._replace(history_player=state.history_player.at[slot].set(player))
+        return state._replace(
+            history=jnp.where(here[:, None], key, state.history),
+            history_player=jnp.where(here, player, state.history_player),
+        )
 
     def _pass(
         self, state: CheckersState, passes: jax.Array, has_move: jax.Array
