@@ -176,25 +176,31 @@ def continues_capture(step: Hop, lay: Layout) -> jax.Array:
     return step.captured & ~step.crowned & bb.any_bit(jumps & step.landing).any()
 
 
+# The board value each observation plane shows: own men, own kings, the opponent's men, kings.
+PLANE_PIECES = (MAN, KING, -MAN, -KING)
+
+
 def observation(board_or_position, n: int | None = None) -> jax.Array:
     """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings.
 
     Takes an int8 (…, n·n) board, or a Position with `n`.
     """
     if isinstance(board_or_position, Position):
-        return _planes(board_or_position, n)
+        return _planes_of_position(board_or_position, n)
     board = jnp.asarray(board_or_position)
-    n = board_size(board)
-    planes = jnp.stack([board == MAN, board == KING, board == -MAN, board == -KING], axis=-1)
-    return planes.reshape(*board.shape[:-1], n, n, 4)
+    return _planes(board, board_size(board))
 
 
 @functools.partial(jax.jit, static_argnums=1)
-def _planes(p: Position, n: int) -> jax.Array:
-    lay = layout(n)
-    sets = [p.own & ~p.kings, p.own & p.kings, p.opponent & ~p.kings, p.opponent & p.kings]
-    planes = jnp.stack([bb.expand(x, lay) for x in sets], axis=-1)
-    return planes.reshape(*p.own.shape[:-1], n, n, 4)
+def _planes_of_position(p: Position, n: int) -> jax.Array:
+    return _planes(board_of(p, n), n)
+
+
+def _planes(board: jax.Array, n: int) -> jax.Array:
+    # One comparison broadcast over a plane axis: XLA compiles it to one elementwise loop, where
+    # stacking four planes (a concatenate of bool arrays) took about twice as long on the CPU.
+    planes = board[..., None] == jnp.asarray(PLANE_PIECES, board.dtype)
+    return planes.reshape(*board.shape[:-1], n, n, 4)
 
 
 def king_key(position: Position) -> jax.Array:
