@@ -30,7 +30,10 @@ def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
     fewer than n + 1 bits are set.
     """
     counts = jax.lax.population_count(words).astype(jnp.int32)
-    before = jnp.cumsum(counts) - counts  # set bits in the words before each word
+    # Set bits in the words before each word. A masked sum over the (W, W) pairs rather than
+    # `cumsum`, which XLA on the CPU turns into a reduce-window that costs more than the rest.
+    index = jnp.arange(words.shape[0])
+    before = jnp.where(index[:, None] < index, counts[:, None], 0).sum(axis=0)
     word_index = jnp.minimum((before + counts <= n).sum(), words.shape[0] - 1)
     word = words[word_index]
     n = n - before[word_index]
