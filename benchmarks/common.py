@@ -45,15 +45,14 @@ DONATE_STATE = (0,)
 def sample_legal_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
     """int32 (B,): one uniformly random legal action per game (0 where none is legal).
 
-    legal_action_mask: bool (B, A). This is `jaxcheckers.agents.random.random_legal_action`, the
-    project's random player, vmapped with a key per game: one uniform draw per game picks a rank
-    among the legal actions, found on the mask packed into 32-bit words, so the cost is one pass
+    legal_action_mask: bool (B, A). This is `jaxcheckers.agents.random.random_legal_actions`, the
+    project's batched random player: one draw of B uniform numbers, each picking a rank among
+    its game's legal actions, found on the mask packed into 32-bit words, so the cost is one pass
     over the mask. Every JAX system here is sampled with it.
     """
-    from jaxcheckers.agents.random import random_legal_action
+    from jaxcheckers.agents.random import random_legal_actions
 
-    keys = jax.random.split(key, legal_action_mask.shape[0])
-    return jax.vmap(random_legal_action)(keys, legal_action_mask)
+    return random_legal_actions(key, legal_action_mask)
 
 
 def noise_argmax_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:

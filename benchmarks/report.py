@@ -50,11 +50,12 @@ def method_section(result: dict) -> str:
   sums every game's observation into a running total, so the observation is really computed.
   pgx games go through the same adapter (`init`, `step`, `legal_action_mask`, `observation`).
 - **The same sampler for every JAX system** (`{result['sampler']}`): the project's random player,
-  `jaxcheckers.agents.random.random_legal_action`, vmapped with a key per game. One uniform draw
-  per game picks a rank among the legal actions, found on the mask packed into 32-bit words, so
-  sampling is one pass over the mask. The usual arg-max of uniform noise draws a number per
-  action and for checkers' 256 actions costs more than the step itself: see "What the harness
-  costs alone". The throughput script checks the sampler (legal, uniform) before timing.
+  `jaxcheckers.agents.random.random_legal_actions`: one draw of a uniform number per game for
+  the whole batch, each picking a rank among its game's legal actions, found on the mask packed
+  into 32-bit words, so sampling is one pass over the mask. The usual arg-max of uniform noise
+  draws a number per action and for checkers' 256 actions costs more than the step itself: see
+  "What the harness costs alone". The throughput script checks the sampler (legal, uniform)
+  before timing.
 - **OpenSpiel checkers**: C++ through `pyspiel`, one Python process, `random.choice` over
   `state.legal_actions()`, `state.observation_tensor()` read after every step, a new game when
   one ends.

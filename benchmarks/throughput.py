@@ -393,7 +393,7 @@ def render_markdown(result: dict) -> str:
     sections.append(f"### What the harness costs alone (batch {result['reference_batch']:,})\n\n"
                     "A game with no rules, so only sampling, auto-reset and the observation sum "
                     "are timed: the ceiling each action count allows. `rank` is the sampler used "
-                    "everywhere above (`jaxcheckers.agents.random.random_legal_action`); "
+                    "everywhere above (`jaxcheckers.agents.random.random_legal_actions`); "
                     "`noise-argmax` draws one uniform number per action.\n\n"
                     + markdown_table(["game", "sampler", "steps/s"], harness_rows))
     return "\n\n".join(sections) + "\n"

@@ -5,17 +5,30 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
-from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
+from jaxcheckers.bits import nth_set_bit
+
+LEGAL = [0, 5, 31, 32, 63, 100, 200, 255]
 
 
-def test_uniform_over_legal_actions_only():
+def one_key_per_game(mask, draws):
+    keys = jax.random.split(jax.random.PRNGKey(0), draws)
+    return jax.jit(jax.vmap(random_legal_action, in_axes=(0, None)))(keys, mask)
+
+
+def one_draw_for_the_batch(mask, draws):
+    return jax.jit(random_legal_actions)(jax.random.PRNGKey(0), jnp.tile(mask, (draws, 1)))
+
+
+@pytest.mark.parametrize("sample", [one_key_per_game, one_draw_for_the_batch])
+def test_uniform_over_legal_actions_only(sample):
     mask = np.zeros(256, bool)
-    legal = [0, 5, 31, 32, 63, 100, 200, 255]
+    legal = LEGAL
     mask[legal] = True
     draws = 40_000
-    keys = jax.random.split(jax.random.PRNGKey(0), draws)
-    picks = np.asarray(jax.jit(jax.vmap(random_legal_action, in_axes=(0, None)))(keys, mask))
+    picks = np.asarray(sample(mask, draws))
     assert set(picks.tolist()) == set(legal)
     counts = np.bincount(picks, minlength=256)[legal]
     expected = draws / len(legal)
@@ -27,3 +40,21 @@ def test_no_legal_action_gives_zero_and_odd_sizes_work():
     assert int(random_legal_action(jax.random.PRNGKey(0), jnp.zeros(9, bool))) == 0
     mask = jnp.zeros(9, bool).at[8].set(True)
     assert int(random_legal_action(jax.random.PRNGKey(1), mask)) == 8
+
+
+def test_the_rank_follows_the_fraction():
+    mask = np.zeros(256, bool)
+    mask[LEGAL] = True
+    for rank, action in enumerate(LEGAL):
+        fraction = (rank + 0.5) / len(LEGAL)
+        assert int(legal_action_at(jnp.asarray(mask), jnp.float32(fraction))) == action
+
+
+def test_nth_set_bit_matches_numpy():
+    rng = np.random.default_rng(0)
+    for words in (1, 3, 8):
+        bits = rng.random(32 * words) < 0.3
+        packed = (bits.reshape(words, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(1)
+        packed = jnp.asarray(packed.astype(np.uint32))
+        found = [int(nth_set_bit(packed, jnp.int32(k))) for k in range(bits.sum())]
+        assert found == np.flatnonzero(bits).tolist()

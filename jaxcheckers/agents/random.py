@@ -12,15 +12,34 @@ from jaxcheckers.core import AutoResetStep, step_autoreset
 def random_legal_action(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
     """int32 (): a uniformly random legal action of one game (0 if none is legal).
 
-    One uniform draw picks a rank k among the legal actions; the k-th legal action is then found
-    on the mask packed into 32-bit words (`jaxcheckers.bits`). Drawing a random number per action
-    instead (the arg-max of uniform noise) costs a threefry hash each: for checkers' 256 actions
-    that is ten times a game step.
+    One uniform draw picks a rank among the legal actions (`legal_action_at`). Drawing a random
+    number per action instead (the arg-max of uniform noise) costs a threefry hash each: for
+    checkers' 256 actions that is ten times a game step.
+    """
+    return legal_action_at(legal_action_mask, jax.random.uniform(key))
+
+
+def legal_action_at(legal_action_mask: jax.Array, fraction: jax.Array) -> jax.Array:
+    """int32 (): the legal action of rank ⌊fraction · number legal⌋ (0 if none is legal).
+
+    With `fraction` uniform in [0, 1), a uniformly random legal action. The rank is found on the
+    mask packed into 32-bit words (`jaxcheckers.bits`), one pass over the mask. Taking the
+    fraction as an argument lets a batch draw all its numbers in one call to the generator.
     """
     words = pack_mask(legal_action_mask)
     total = jax.lax.population_count(words).astype(jnp.int32).sum()
-    rank = jnp.floor(jax.random.uniform(key) * total).astype(jnp.int32)
+    rank = jnp.floor(fraction * total).astype(jnp.int32)
     return jnp.where(total > 0, nth_set_bit(words, rank), 0).astype(jnp.int32)
+
+
+def random_legal_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+    """int32 (B,): a uniformly random legal action of each game of a batch (B, A) of masks.
+
+    One draw of B uniform numbers: one pass of the generator over the batch, where
+    `vmap(random_legal_action)` splits a key per game and then draws from each.
+    """
+    fractions = jax.random.uniform(key, legal_action_mask.shape[:1])
+    return jax.vmap(legal_action_at)(legal_action_mask, fractions)
 
 
 def random_agent(state, key: jax.Array) -> jax.Array:
@@ -31,7 +50,7 @@ def random_play_step(env, state, key: jax.Array) -> AutoResetStep:
     """One step of random play over a batch of games, restarting those that end."""
     batch = state.current_player.shape[0]
     pick, fresh = jax.random.split(key)
-    actions = jax.vmap(random_legal_action)(jax.random.split(pick, batch), state.legal_action_mask)
+    actions = random_legal_actions(pick, state.legal_action_mask)
     return jax.vmap(step_autoreset, in_axes=(None, 0, 0, 0))(
         env, state, actions, jax.random.split(fresh, batch)
     )
