@@ -23,10 +23,9 @@ NO_MOVES_RULES = ("lose", "pass")
 class CheckersState(NamedTuple):
     """One game (or a batch, with a leading axis on every field).
 
-    `board`, `observation`, `legal_moves` and `legal_action_mask` are derived on reading from
-    `position` and `jumper`: a step writes a few dozen bytes of board instead of hundreds, and a
-    caller that never reads the observation never pays for it. (Stored, the legal moves cost
-    more to carry through a step's selects on the CPU than to find again from the position.)
+    `board`, `observation` and `legal_action_mask` are derived on reading from the bitsets in
+    `position` and `legal_moves`: a step writes a few dozen bytes of board instead of hundreds,
+    and a caller that never reads the observation never pays for it.
     """
 
     current_player: jax.Array  # int32 ()  0 (black, moves first) or 1
@@ -35,6 +34,7 @@ class CheckersState(NamedTuple):
     truncated: jax.Array  # bool ()
     step_count: jax.Array  # int32 ()  environment steps (hops) taken
     position: rules.Position  # uint32 (W,) ×3  own, opponent and king squares, mover's frame
+    legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
     history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then (H=1: no rule)
@@ -51,11 +51,6 @@ class CheckersState(NamedTuple):
     def observation(self) -> jax.Array:
         """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings (mover's frame)."""
         return rules.observation(self.position, self.board_size)
-
-    @property
-    def legal_moves(self) -> jax.Array:
-        """uint32 (…, 4, W): the legal actions as origin squares per direction (mover's frame)."""
-        return _legal_moves(self.position, self.jumper, self.board_size)
 
     @property
     def legal_action_mask(self) -> jax.Array:
@@ -172,6 +167,7 @@ class Checkers(Env):
             truncated=jnp.bool_(False),
             step_count=jnp.int32(0),
             position=position,
+            legal_moves=legal,
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32),
@@ -223,6 +219,7 @@ class Checkers(Env):
             position=position,
             jumper=jumper,
             current_player=jnp.where(continues, state.current_player, 1 - state.current_player),
+            legal_moves=legal,
             rewards=jnp.zeros(2, jnp.float32),
         )
         irreversible = hop.captured | hop.man_moved
@@ -293,17 +290,10 @@ class Checkers(Env):
         passed = state._replace(
             position=back,
             current_player=1 - state.current_player,
+            legal_moves=legal,
             jumper=jnp.int32(-1),
         )
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
-
-
-@functools.partial(jax.jit, static_argnums=2)
-def _legal_moves(position: rules.Position, jumper: jax.Array, n: int) -> jax.Array:
-    legal_moves = functools.partial(rules.legal_moves, lay=rules.layout(n))
-    for _ in range(jumper.ndim):  # one vmap per leading (batch) axis
-        legal_moves = jax.vmap(legal_moves)
-    return legal_moves(position, jumper)
 
 
 def _any(bits: jax.Array) -> jax.Array:
