@@ -151,6 +151,20 @@ def harness_only_game(num_actions: int) -> JaxGame:
     return JaxGame(f"harness only ({num_actions} actions)", init, step, num_actions)
 
 
+def step_skipped(game: JaxGame) -> JaxGame:
+    """`game` with its step replaced by a counter: the position never changes, and each game ends
+    every 64 steps (about a checkers game's length) so that auto-reset runs as often. Timed
+    through the harness, it is what reading the game's mask and observation, sampling and
+    resetting cost around the step: the most the harness allows that game's State."""
+
+    def step(state, action):
+        del action
+        count = state.step_count + 1
+        return state._replace(step_count=count, terminated=count % 64 == 0)
+
+    return JaxGame(f"{game.name}, step skipped", game.init, step, game.num_actions)
+
+
 # -- the rollout -------------------------------------------------------------------------------
 
 
