@@ -92,8 +92,7 @@ def time_budget_section(tp: dict) -> str:
               "8×8, both draw rules off")
     if not skipped or any(name not in variants for name in needed) or "openspiel" not in figures:
         return ""
-    ns = {name: 1e9 / variants[name] for name in needed}
-    total, no_repetition, no_draws = (ns[name] for name in needed)
+    total, no_repetition, no_draws = (1e9 / variants[name] for name in needed)
     around = 1e9 / skipped[0]
     allowed = {"40× OpenSpiel": 1e9 / (40 * figures["openspiel"])}
     if "pgx_tic_tac_toe_best" in figures:
@@ -164,7 +163,6 @@ def build(results_dir: Path) -> str:
     parts.append(targets_section(tp, pf))
     if tp:
         parts.append(time_budget_section(tp))
-    if tp:
         parts.append(method_section(tp))
         parts.append("## Throughput\n\n![steps per second against batch size, log-log]"
                      "(benchmarks/results/throughput.png)\n")

@@ -25,13 +25,12 @@ def one_draw_for_the_batch(mask, draws):
 @pytest.mark.parametrize("sample", [one_key_per_game, one_draw_for_the_batch])
 def test_uniform_over_legal_actions_only(sample):
     mask = np.zeros(256, bool)
-    legal = LEGAL
-    mask[legal] = True
+    mask[LEGAL] = True
     draws = 40_000
     picks = np.asarray(sample(mask, draws))
-    assert set(picks.tolist()) == set(legal)
-    counts = np.bincount(picks, minlength=256)[legal]
-    expected = draws / len(legal)
+    assert set(picks.tolist()) == set(LEGAL)
+    counts = np.bincount(picks, minlength=256)[LEGAL]
+    expected = draws / len(LEGAL)
     # chi-square with 7 degrees of freedom: 24.3 is its 0.999 quantile
     assert ((counts - expected) ** 2 / expected).sum() < 24.3
 
