@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol
 import jax
 import jax.numpy as jnp
 
-__all__ = ["Env", "State", "AutoResetStep", "step_autoreset", "tree_where"]
+__all__ = ["Env", "State", "AutoResetStep", "step_autoreset", "tree_where", "computed_once"]
 
 
 class State(Protocol):
@@ -34,6 +34,30 @@ class State(Protocol):
 def tree_where(condition: jax.Array, on_true: Any, on_false: Any) -> Any:
     """`jnp.where` over two pytrees of the same structure, with a scalar condition."""
     return jax.tree.map(lambda a, b: jnp.where(condition, a, b), on_true, on_false)
+
+
+def computed_once(values: Any, runtime: jax.Array) -> Any:
+    """The arrays of the pytree `values`, unchanged, each computed once into memory.
+
+    XLA on the CPU fuses a cheap value into every loop that reads it. A value that many of a
+    step's outputs read (the action, whether it was legal, whether the game ended) is then
+    recomputed in each of their loops, and in the loop of an output with a per-game axis (the
+    legal moves, a history) as scalar code, once per game. Integer division is one of the
+    operations XLA will not duplicate, so each value is divided by a 1 it cannot fold away,
+    which makes it compute the value once and let the readers load it. On a GPU the division
+    costs one instruction per value.
+
+    runtime: any int32 array that is not a compile-time constant (the step count); the 1 is
+    built from it.
+    """
+    one = jnp.int32(1) | (runtime < 0).astype(jnp.int32)  # always 1; XLA does not know it
+
+    def once(x: jax.Array) -> jax.Array:
+        if x.dtype == jnp.bool_:
+            return jax.lax.div(x.astype(jnp.int32), one) != 0
+        return jax.lax.div(x, one.astype(x.dtype))
+
+    return jax.tree.map(once, values)
 
 
 class Env(abc.ABC):
@@ -59,8 +83,8 @@ class Env(abc.ABC):
         """
         action = jnp.asarray(action, dtype=jnp.int32)
         in_range = (action >= 0) & (action < self.num_actions)
-        safe_action = jnp.clip(action, 0, self.num_actions - 1)
-        is_legal = in_range & self._is_legal(state, safe_action)
+        safe_action = computed_once(jnp.clip(action, 0, self.num_actions - 1), state.step_count)
+        is_legal = computed_once(in_range & self._is_legal(state, safe_action), state.step_count)
 
         played = self._step(state, safe_action)
         played = played._replace(step_count=state.step_count + 1)
@@ -70,7 +94,10 @@ class Env(abc.ABC):
 
         is_over = state.terminated | state.truncated
         unchanged = state._replace(rewards=jnp.zeros_like(state.rewards))
-        return tree_where(is_over, unchanged, next_state)
+        next_state = tree_where(is_over, unchanged, next_state)
+        # Whether the game is over decides every field of a reset that follows: computed once.
+        ended = computed_once((next_state.terminated, next_state.truncated), state.step_count)
+        return next_state._replace(terminated=ended[0], truncated=ended[1])
 
     def _truncate(self, state: State) -> State:
         if self.max_steps is None:

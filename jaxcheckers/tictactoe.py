@@ -130,22 +130,6 @@ def observation(board: jax.Array, player: jax.Array, size: int) -> jax.Array:
     return planes.reshape(size, size, 2)
 
 
-def computed_once(action: jax.Array, num_actions: int) -> jax.Array:
-    """int32 (): `action` itself, or −1 (an illegal action all the same) where out of range.
-
-    XLA copies a cheap producer into each fusion that consumes it. Whatever computes the action
-    (a sampler, a policy's arg-max) feeds every field of the next state, through the check for an
-    illegal move, so it would be computed once per field and square: measured, that halves the
-    throughput of random play. A scatter's index is never fused, so passing the action through
-    one (a one-hot) makes XLA compute it once per game.
-    """
-    action = jnp.asarray(action, jnp.int32)
-    in_range = (action >= 0) & (action < num_actions)
-    index = jnp.where(in_range, action, num_actions)  # past the end: the scatter drops it
-    one_hot = jnp.zeros(num_actions, jnp.bool_).at[index].set(True, mode="drop")
-    return jnp.where(one_hot.any(), jnp.argmax(one_hot), -1).astype(jnp.int32)
-
-
 def gym_board(state: TicTacToeState) -> jax.Array:
     """int8 (..., n, n): tictactoe-gym's view, 1 for player 0's marks, −1 for player 1's, 0 empty.
 
@@ -186,10 +170,6 @@ class TicTacToe(Env):
 
     def __repr__(self) -> str:
         return f"TicTacToe(size={self.size}, k={self.k})"
-
-    def step(self, state: TicTacToeState, action: jax.Array) -> TicTacToeState:
-        """`core.Env.step` (illegal actions, finished games), with `action` computed only once."""
-        return super().step(state, computed_once(action, self.num_actions))
 
     def _init(self, key: jax.Array) -> TicTacToeState:
         del key  # every game starts on the empty board

@@ -16,7 +16,6 @@ import pytest
 from jaxcheckers.agents.random import random_legal_action
 from jaxcheckers.tictactoe import (
     TicTacToe,
-    computed_once,
     covers_a_line,
     gym_board,
     has_line,
@@ -294,12 +293,6 @@ def test_illegal_action_loses_for_the_mover(action):
     assert bool(state.terminated)
     np.testing.assert_array_equal(state.rewards, [-1.0, 0.0])
     assert not np.asarray(state.legal_action_mask).any()
-
-
-def test_computed_once_keeps_actions_and_sends_out_of_range_ones_to_minus_one():
-    actions = jnp.array([-5, -1, 0, 4, 8, 9, 100], jnp.int32)
-    kept = jax.jit(jax.vmap(lambda a: computed_once(a, 9)))(actions)
-    np.testing.assert_array_equal(kept, [-1, -1, 0, 4, 8, -1, -1])
 
 
 def test_stepping_a_finished_game_changes_nothing():

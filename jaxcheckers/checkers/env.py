@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env, tree_where
+from jaxcheckers.core import Env, computed_once, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -204,7 +204,15 @@ class Checkers(Env):
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
         state = super().step(state, action)
-        return self._record(state) if self.repetition_draw else state
+        if not self.repetition_draw:
+            return state
+        # What the write reads, computed once: else each of its H slots' loops would redo the step.
+        position, quiet, player = computed_once(
+            (state.position, state.quiet_plies, state.current_player), state.step_count
+        )
+        return self._record(
+            state._replace(position=position, quiet_plies=quiet, current_player=player)
+        )
 
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout
