@@ -94,10 +94,14 @@ def any_bit(x: jax.Array) -> jax.Array:
 
 
 def single(index: jax.Array, lay: Layout) -> jax.Array:
-    """uint32 (W,): the set holding only dark square `index` (empty when index < 0)."""
-    word = jnp.arange(lay.words)
-    bit = jnp.left_shift(jnp.uint32(1), (index % 32).astype(jnp.uint32))
-    return jnp.where((word == index // 32) & (index >= 0), bit, jnp.uint32(0))
+    """uint32 (W,): the set holding only dark square `index` (empty when index < 0).
+
+    In unsigned arithmetic, where dividing by 32 is a shift (signed floor division is a dozen
+    operations), and a negative index wraps to a word far past the last.
+    """
+    index = jnp.asarray(index).astype(jnp.uint32)
+    word = jnp.arange(lay.words, dtype=jnp.uint32)
+    return jnp.where(word == index >> 5, jnp.uint32(1) << (index & 31), jnp.uint32(0))
 
 
 def _reverse32(x: jax.Array) -> jax.Array:

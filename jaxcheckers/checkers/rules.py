@@ -30,7 +30,7 @@ __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
     "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation", "king_key",
-    "key_words",
+    "key_words", "square_and_direction",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
@@ -114,7 +114,7 @@ def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array
     """
     jumps, steps = origins(position, lay)
     moves = jnp.where(bb.any_bit(jumps).any(), jumps, steps)
-    only_jumper = jumps & bb.single(jumper // 2, lay)
+    only_jumper = jumps & bb.single(jumper >> 1, lay)  # −1 stays negative: no square
     return jnp.where(jumper >= 0, only_jumper, moves)
 
 
@@ -127,11 +127,21 @@ def mask_of(moves: jax.Array, n: int) -> jax.Array:
 
 def is_legal(moves: jax.Array, action: jax.Array, lay: Layout) -> jax.Array:
     """bool (): the bit of `action` in (4, W) origin sets; light squares are never legal."""
-    n = lay.n
-    square, direction = action % (n * n), action // (n * n)
-    dark = (square // n + square % n) % 2 == 1
-    chosen = jnp.where(jnp.arange(NUM_DIRECTIONS)[:, None] == direction, moves, jnp.uint32(0))
-    return dark & bb.any_bit(chosen & bb.single(square // 2, lay)).any()
+    square, direction = square_and_direction(action, lay.n)
+    dark = (square // lay.n + square % lay.n) % 2 == 1
+    directions = jnp.arange(NUM_DIRECTIONS, dtype=jnp.uint32)
+    chosen = jnp.where(directions[:, None] == direction, moves, jnp.uint32(0))
+    return dark & bb.any_bit(chosen & bb.single(square >> 1, lay)).any()
+
+
+def square_and_direction(action: jax.Array, n: int) -> tuple[jax.Array, jax.Array]:
+    """uint32 () each: the square an action starts from and its direction (0..3).
+
+    Unsigned, as is all the index arithmetic of a hop: XLA turns signed floor division and
+    remainder into a dozen operations each, unsigned ones by a power of two into a shift.
+    """
+    action = jnp.asarray(action).astype(jnp.uint32)
+    return action % (n * n), action // (n * n)
 
 
 class Hop(NamedTuple):
@@ -146,14 +156,15 @@ class Hop(NamedTuple):
 def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
     """Plays one legal action: a simple move, or one jump of a capture sequence."""
     n = lay.n
-    square, direction = action % (n * n), action // (n * n)
-    row, col = square // n, square % n
-    dr = jnp.where(direction < 2, -1, 1)  # NW, NE go up; SW, SE down
-    dc = jnp.where(direction % 2 == 0, -1, 1)  # NW, SW go left; NE, SE right
-    near_square = (row + dr) * n + col + dc
-    far_square = (row + 2 * dr) * n + col + 2 * dc  # only used for a capture, so on the board
-    source, near = bb.single(square // 2, lay), bb.single(near_square // 2, lay)
-    far = bb.single(far_square // 2, lay)
+    square, direction = square_and_direction(action, n)
+    # One diagonal step is a constant offset on the full board: ±n (NW, NE up; SW, SE down) and
+    # ±1 (NW, SW left; NE, SE right). Wrapping past 0 in unsigned arithmetic only happens for
+    # illegal actions, whose result the step throws away.
+    offset = jnp.where(direction < 2, -n, n) + jnp.where(direction % 2 == 0, -1, 1)
+    near_square = square + offset.astype(jnp.uint32)
+    far_square = near_square + offset.astype(jnp.uint32)  # only used for a capture: on the board
+    source, near = bb.single(square >> 1, lay), bb.single(near_square >> 1, lay)
+    far = bb.single(far_square >> 1, lay)
 
     captured = bb.any_bit(near & position.opponent)
     landing = jnp.where(captured, far, near)
@@ -261,4 +272,4 @@ def can_jump_from(board: jax.Array, square: jax.Array, n: int) -> jax.Array:
     """bool (): the piece on `square` of an int8 board has a capture."""
     lay = layout(n)
     jumps, _ = origins(position_of(board, n), lay)
-    return bb.any_bit(jumps & bb.single(jnp.asarray(square) // 2, lay)).any()
+    return bb.any_bit(jumps & bb.single(jnp.asarray(square) >> 1, lay)).any()
