@@ -270,7 +270,10 @@ class Checkers(Env):
         earlier = (slot < state.quiet_plies) & (slot != state.quiet_plies % self.history_length)
         same = (state.history == rules.king_key(state.position)).all(axis=-1)
         same &= state.history_player == state.current_player
-        return (same & earlier).sum()
+        assert self.history_length < 256, "the count below is a byte"
+        # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries
+        # in two and keeps the entries in memory between, so their size is what the count costs.
+        return (same & earlier).astype(jnp.uint8).sum(dtype=jnp.uint8).astype(jnp.int32)
 
     def _record(self, state: CheckersState) -> CheckersState:
         """Writes the position into the history slot of its quiet ply (a ring of H slots).
