@@ -229,11 +229,13 @@ def test_without_the_forty_move_rule_repetitions_count_over_the_last_128_plies(p
     size = env.history_length
     slot = int(after.quiet_plies) % size
     key, player = after.history[slot], after.history_player[slot]
+    key_before = after.history[(slot - 1) % size]  # a record writes into the slot before too
 
     quiet = 300  # the move makes it 301: the ring has wrapped twice
     history, players = np.zeros_like(state.history), np.zeros_like(state.history_player)
     for back in (64, plies_back):
         history[(quiet + 1 - back) % size] = key
+        history[(quiet - back) % size] = key_before
         players[(quiet + 1 - back) % size] = player
     deep = state._replace(quiet_plies=np.int32(quiet), history=history, history_player=players)
     assert bool(play(deep, "1-5", **options).terminated) == drawn

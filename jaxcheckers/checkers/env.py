@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
 from jaxcheckers.core import Env, computed_once, tree_where
 
@@ -37,7 +38,8 @@ class CheckersState(NamedTuple):
     legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
-    history: jax.Array  # uint32 (H, 2W)  king bitsets of the positions since then (H=1: no rule)
+    history: jax.Array  # uint32 (H, W)  kings of the side not to move in each position since
+    #   then (H, 2W: both sides' kings, under no_moves="pass"); H=1 without the repetition rule
     history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
@@ -131,6 +133,9 @@ class Checkers(Env):
             else HISTORY_WITHOUT_FORTY_MOVE
         )
         self._layout = rules.layout(n)
+        # Without passes every quiet ply is one turn, so a slot needs only half the kings (see
+        # `_record`); with them, both sides' kings.
+        self._history_words = self._layout.words * (2 if no_moves == "pass" else 1)
         self.state_type = state_type(n)
         opening = jnp.asarray(rules.opening_board(n))
         with jax.ensure_compile_time_eval():
@@ -170,7 +175,7 @@ class Checkers(Env):
             legal_moves=legal,
             jumper=jumper,
             quiet_plies=jnp.int32(0),
-            history=jnp.zeros((self.history_length, rules.key_words(n)), jnp.uint32),
+            history=jnp.zeros((self.history_length, self._history_words), jnp.uint32),
             history_player=jnp.zeros(self.history_length, jnp.int8),
         )
         has_move = _any(legal)
@@ -268,25 +273,47 @@ class Checkers(Env):
         """
         slot = jnp.arange(self.history_length)
         earlier = (slot < state.quiet_plies) & (slot != state.quiet_plies % self.history_length)
-        same = (state.history == rules.king_key(state.position)).all(axis=-1)
+        own, not_to_move = _kings_by_side(state.position)
+        if self.no_moves == "pass":
+            same = (state.history == jnp.concatenate([own, not_to_move])).all(axis=-1)
+        else:  # the side to move's kings are in the slot before, as the other side saw them
+            same = (state.history == not_to_move).all(axis=-1)
+            before = jnp.roll(state.history, 1, axis=0)  # slot i − 1's entry at i (0: H − 1)
+            same &= (before == bb.rotate(own, self._layout)).all(axis=-1)
         same &= state.history_player == state.current_player
         assert self.history_length < 256, "the count below is a byte"
-        # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries
-        # in two and keeps the entries in memory between, so their size is what the count costs.
+        # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries in two and
+        # keeps the entries in memory between, so their size is what the count costs.
         return (same & earlier).astype(jnp.uint8).sum(dtype=jnp.uint8).astype(jnp.int32)
 
     def _record(self, state: CheckersState) -> CheckersState:
         """Writes the position into the history slot of its quiet ply (a ring of H slots).
 
-        A select over the whole history rather than a scatter into one slot: XLA fuses it with
-        the selects that surround a step (auto-reset), where a scatter would need a copy first.
+        Between two irreversible moves only kings move, so the kings and the side to move
+        identify a position. Without passes, each quiet ply is one turn: the side to move did not
+        move in the last ply, so its kings are those the slot before holds for the side not to
+        move then. A slot therefore keeps only the kings of the side not to move, and a record
+        also writes the side to move's kings, turned to the other side's frame, into the slot
+        before: the same value again, except at the start of a stretch, where it gives the first
+        position its other half. With passes a slot keeps both sides' kings.
+
+        Selects over the whole history rather than scatters into a slot or two: XLA fuses them
+        with the selects that surround a step (auto-reset), where a scatter would need a copy.
         """
-        here = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        key = rules.king_key(state.position)
+        size = self.history_length
+        slot = jnp.arange(size)
+        here = (slot == state.quiet_plies % size)[:, None]
+        own, not_to_move = _kings_by_side(state.position)
+        if self.no_moves == "pass":
+            history = jnp.where(here, jnp.concatenate([own, not_to_move]), state.history)
+        else:
+            before = (slot == (state.quiet_plies - 1) % size)[:, None]
+            history = jnp.where(before, bb.rotate(own, self._layout), state.history)
+            history = jnp.where(here, not_to_move, history)
         player = state.current_player.astype(jnp.int8)
         return state._replace(
-            history=jnp.where(here[:, None], key, state.history),
-            history_player=jnp.where(here, player, state.history_player),
+            history=history,
+            history_player=jnp.where(here[:, 0], player, state.history_player),
         )
 
     def _pass(
@@ -305,6 +332,11 @@ class Checkers(Env):
             jumper=jnp.int32(-1),
         )
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
+
+
+def _kings_by_side(position: rules.Position) -> tuple[jax.Array, jax.Array]:
+    """uint32 (W,) each: the kings of the side to move and of the other side (mover's frame)."""
+    return position.own & position.kings, position.opponent & position.kings
 
 
 def _any(bits: jax.Array) -> jax.Array:

@@ -29,8 +29,8 @@ FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and
 __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
-    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation", "king_key",
-    "key_words", "square_and_direction",
+    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation",
+    "square_and_direction",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
@@ -212,19 +212,6 @@ def _planes(board: jax.Array, n: int) -> jax.Array:
     # stacking four planes (a concatenate of bool arrays) took about twice as long on the CPU.
     planes = board[..., None] == jnp.asarray(PLANE_PIECES, board.dtype)
     return planes.reshape(*board.shape[:-1], n, n, 4)
-
-
-def king_key(position: Position) -> jax.Array:
-    """uint32 (2W,): own and opponent kings.
-
-    Between two irreversible moves (a capture or a man move) only kings move, so this key plus
-    the side to move identifies a position exactly; the repetition rule needs nothing more.
-    """
-    return jnp.concatenate([position.own & position.kings, position.opponent & position.kings])
-
-
-def key_words(n: int) -> int:
-    return 2 * layout(n).words
 
 
 # -- the same rules over a flat int8 board (mover's frame), for code outside the env ---------------
