@@ -46,9 +46,9 @@ from benchmarks.common import (
     rate,
 )
 
-FULL_BATCH_SIZES = (1, 16, 256, 1024, 4096, 16384, 65536)
+FULL_BATCH_SIZES = (1, 16, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 QUICK_BATCH_SIZES = (1, 256, 4096)
-REFERENCE_BATCH = 4096  # for board sizes, draw rules, compile times and the harness alone
+REFERENCE_BATCH = 8192  # our best batch here: board sizes, draw rules, compile, harness alone
 OURS = "jaxcheckers checkers"
 OPENSPIEL = "OpenSpiel checkers"
 PGX_TTT, PGX_OTHELLO = "pgx tic_tac_toe", "pgx othello"
