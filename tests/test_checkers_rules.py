@@ -228,16 +228,38 @@ def test_without_the_forty_move_rule_repetitions_count_over_the_last_128_plies(p
     after = play(state, "1-5", **options)
     size = env.history_length
     slot = int(after.quiet_plies) % size
-    key, player = after.history[slot], after.history_player[slot]
+    key = after.history[slot]
     key_before = after.history[(slot - 1) % size]  # a record writes into the slot before too
 
     quiet = 300  # the move makes it 301: the ring has wrapped twice
-    history, players = np.zeros_like(state.history), np.zeros_like(state.history_player)
+    history = np.zeros_like(state.history)
     for back in (64, plies_back):
         history[(quiet + 1 - back) % size] = key
         history[(quiet - back) % size] = key_before
-        players[(quiet + 1 - back) % size] = player
-    deep = state._replace(quiet_plies=np.int32(quiet), history=history, history_player=players)
+    deep = state._replace(quiet_plies=np.int32(quiet), history=history)
+    assert bool(play(deep, "1-5", **options).terminated) == drawn
+
+
+@pytest.mark.parametrize("no_moves", ["lose", "pass"])
+@pytest.mark.parametrize("side, drawn", [("same", True), ("other", False)])
+def test_history_entries_tell_the_side_to_move(no_moves, side, drawn):
+    """KINGS_FAR_APART is its own mirror image: white to move sees it as black to move does, and
+    after white's 32-28 black sees what white sees after black's 1-5. Entries of those two
+    positions are written twice into a deep quiet stretch; playing 1-5 then repeats the position
+    a third time only if they were written with the same side to move."""
+    options = dict(no_moves=no_moves)
+    state = start(KINGS_FAR_APART, player=0, **options)
+    if side == "same":
+        source = play(state, "1-5", **options)
+    else:
+        source = play(start(KINGS_FAR_APART, player=1, **options), "32-28", **options)
+    slot = int(source.quiet_plies)
+    quiet = 20
+    history = np.zeros_like(state.history)
+    for back in (4, 8):
+        history[quiet + 1 - back] = source.history[slot]
+        history[quiet - back] = source.history[slot - 1]  # a record writes the slot before too
+    deep = state._replace(quiet_plies=np.int32(quiet), history=history)
     assert bool(play(deep, "1-5", **options).terminated) == drawn
 
 

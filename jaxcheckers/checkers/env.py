@@ -39,8 +39,8 @@ class CheckersState(NamedTuple):
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
     history: jax.Array  # uint32 (H, W)  kings of the side not to move in each position since
-    #   then (H, 2W: both sides' kings, under no_moves="pass"); H=1 without the repetition rule
-    history_player: jax.Array  # int8 (H,)  the side to move in each of those positions
+    #   then, complemented when player 1 is to move (`_side_key`); (H, 2W) under no_moves="pass":
+    #   both sides' kings; H=1 without the repetition rule
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
 
@@ -176,7 +176,6 @@ class Checkers(Env):
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, self._history_words), jnp.uint32),
-            history_player=jnp.zeros(self.history_length, jnp.int8),
         )
         has_move = _any(legal)
         if self.no_moves == "pass":
@@ -274,13 +273,14 @@ class Checkers(Env):
         slot = jnp.arange(self.history_length)
         earlier = (slot < state.quiet_plies) & (slot != state.quiet_plies % self.history_length)
         own, not_to_move = _kings_by_side(state.position)
+        player = state.current_player
         if self.no_moves == "pass":
-            same = (state.history == jnp.concatenate([own, not_to_move])).all(axis=-1)
+            key = _side_key(jnp.concatenate([own, not_to_move]), player)
+            same = (state.history == key).all(axis=-1)
         else:  # the side to move's kings are in the slot before, as the other side saw them
-            same = (state.history == not_to_move).all(axis=-1)
+            same = (state.history == _side_key(not_to_move, player)).all(axis=-1)
             before = jnp.roll(state.history, 1, axis=0)  # slot i − 1's entry at i (0: H − 1)
-            same &= (before == bb.rotate(own, self._layout)).all(axis=-1)
-        same &= state.history_player == state.current_player
+            same &= (before == _side_key(bb.rotate(own, self._layout), 1 - player)).all(axis=-1)
         assert self.history_length < 256, "the count below is a byte"
         # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries in two and
         # keeps the entries in memory between, so their size is what the count costs.
@@ -295,7 +295,8 @@ class Checkers(Env):
         move then. A slot therefore keeps only the kings of the side not to move, and a record
         also writes the side to move's kings, turned to the other side's frame, into the slot
         before: the same value again, except at the start of a stretch, where it gives the first
-        position its other half. With passes a slot keeps both sides' kings.
+        position its other half. With passes a slot keeps both sides' kings. Either way the
+        entry tells the side to move too (`_side_key`).
 
         Selects over the whole history rather than scatters into a slot or two: XLA fuses them
         with the selects that surround a step (auto-reset), where a scatter would need a copy.
@@ -304,17 +305,14 @@ class Checkers(Env):
         slot = jnp.arange(size)
         here = (slot == state.quiet_plies % size)[:, None]
         own, not_to_move = _kings_by_side(state.position)
+        player = state.current_player
         if self.no_moves == "pass":
-            history = jnp.where(here, jnp.concatenate([own, not_to_move]), state.history)
-        else:
-            before = (slot == (state.quiet_plies - 1) % size)[:, None]
-            history = jnp.where(before, bb.rotate(own, self._layout), state.history)
-            history = jnp.where(here, not_to_move, history)
-        player = state.current_player.astype(jnp.int8)
-        return state._replace(
-            history=history,
-            history_player=jnp.where(here[:, 0], player, state.history_player),
-        )
+            key = _side_key(jnp.concatenate([own, not_to_move]), player)
+            return state._replace(history=jnp.where(here, key, state.history))
+        before = (slot == (state.quiet_plies - 1) % size)[:, None]
+        turned = _side_key(bb.rotate(own, self._layout), 1 - player)
+        history = jnp.where(before, turned, state.history)
+        return state._replace(history=jnp.where(here, _side_key(not_to_move, player), history))
 
     def _pass(
         self, state: CheckersState, passes: jax.Array, has_move: jax.Array
@@ -337,6 +335,16 @@ class Checkers(Env):
 def _kings_by_side(position: rules.Position) -> tuple[jax.Array, jax.Array]:
     """uint32 (W,) each: the kings of the side to move and of the other side (mover's frame)."""
     return position.own & position.kings, position.opponent & position.kings
+
+
+def _side_key(kings: jax.Array, player: jax.Array) -> jax.Array:
+    """uint32 (W,): `kings` as the history entry of a position with `player` to move.
+
+    Player 1's entries are complemented. A side has fewer pieces than half the dark squares
+    ((n/2 − 1)·n/2 < n²/4), so a complemented entry has more bits set than any set of kings: the
+    entry tells the side to move too, where an array of its own took a byte per slot.
+    """
+    return jnp.where(player == 1, ~kings, kings)
 
 
 def _any(bits: jax.Array) -> jax.Array:
