@@ -197,7 +197,7 @@ def material(position: Position) -> jax.Array:
 def evaluate(position: Position, lay: Layout) -> jax.Array:
     """int32 (): the score for the side to move; −WIN when it has no move."""
     jumps, steps = rules.origins(position, lay)
-    has_move = bb.any_bit(jumps | steps).any()
+    has_move = bb.any_bit(rules.union(jumps) | rules.union(steps))
     return jnp.where(has_move, material(position), -WIN).astype(jnp.int32)
 
 

@@ -195,7 +195,7 @@ class Checkers(Env):
         Where False, every legal action ends the turn: perft counts those moves from the mask.
         """
         jumps, _ = rules.origins(state.position, self._layout)
-        return _any(jumps)
+        return _any(rules.union(jumps))
 
     def step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         """`Env.step`, then the position it leads to written into the repetition history.

@@ -13,6 +13,7 @@ for code outside the environment that finds boards easier to handle.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import NamedTuple
 
 import jax
@@ -28,7 +29,7 @@ FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and
 
 __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
-    "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins",
+    "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins", "union",
     "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation",
     "square_and_direction",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
@@ -89,11 +90,17 @@ def flip_position(position: Position, lay: Layout) -> Position:
     )
 
 
-def origins(position: Position, lay: Layout) -> tuple[jax.Array, jax.Array]:
-    """uint32 (4, W) each: per direction, the squares a jump / a simple move starts from.
+# One set of squares per direction (NW, NE, SW, SE), uint32 (W,) each.
+PerDirection = tuple[jax.Array, jax.Array, jax.Array, jax.Array]
+
+
+def origins(position: Position, lay: Layout) -> tuple[PerDirection, PerDirection]:
+    """Per direction, the squares a jump / a simple move starts from.
 
     A piece may go in direction d when it is a king or d is forward; it steps when the square
     that way is empty, and jumps when that square holds an opponent with an empty one behind.
+    Four sets rather than one stacked array: XLA fuses each into the loops that read it, where
+    a stack is a loop over the batch of its own, written to memory.
     """
     empty = bb.layout_valid(lay) & ~(position.own | position.opponent)
     jumps, steps = [], []
@@ -103,7 +110,12 @@ def origins(position: Position, lay: Layout) -> tuple[jax.Array, jax.Array]:
         next_to_empty = bb.step(empty, back, lay)  # squares whose neighbour in d is empty
         steps.append(may_go & next_to_empty)
         jumps.append(may_go & bb.step(position.opponent & next_to_empty, back, lay))
-    return jnp.stack(jumps), jnp.stack(steps)
+    return tuple(jumps), tuple(steps)
+
+
+def union(sets: PerDirection) -> jax.Array:
+    """uint32 (W,): the squares in any of the sets."""
+    return functools.reduce(operator.or_, sets)
 
 
 def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array:
@@ -113,9 +125,12 @@ def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array
     square) only that piece's captures.
     """
     jumps, steps = origins(position, lay)
-    moves = jnp.where(bb.any_bit(jumps).any(), jumps, steps)
-    only_jumper = jumps & bb.single(jumper >> 1, lay)  # −1 stays negative: no square
-    return jnp.where(jumper >= 0, only_jumper, moves)
+    captures = bb.any_bit(union(jumps))
+    only_jumper = bb.single(jumper >> 1, lay)  # −1 stays negative: no square
+    return jnp.stack([
+        jnp.where(jumper >= 0, jump & only_jumper, jnp.where(captures, jump, step))
+        for jump, step in zip(jumps, steps, strict=True)
+    ])
 
 
 @functools.partial(jax.jit, static_argnums=1)
@@ -184,7 +199,7 @@ def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
 def continues_capture(step: Hop, lay: Layout) -> jax.Array:
     """bool (): the piece that just captured (and was not crowned) can capture again."""
     jumps, _ = origins(step.position, lay)
-    return step.captured & ~step.crowned & bb.any_bit(jumps & step.landing).any()
+    return step.captured & ~step.crowned & bb.any_bit(union(jumps) & step.landing)
 
 
 # The board value each observation plane shows: own men, own kings, the opponent's men, kings.
@@ -230,7 +245,7 @@ def flip(board: jax.Array) -> jax.Array:
 def moves(board: jax.Array, n: int) -> Moves:
     """Every jump and simple move of the side to move, ignoring the compulsory-capture rule."""
     jumps, steps = origins(position_of(board, n), layout(n))
-    return Moves(mask_of(jumps, n).reshape(4, n * n), mask_of(steps, n).reshape(4, n * n))
+    return Moves(*(mask_of(jnp.stack(sets), n).reshape(4, n * n) for sets in (jumps, steps)))
 
 
 def legal_action_mask(board: jax.Array, jumper: jax.Array, n: int) -> jax.Array:
@@ -259,4 +274,4 @@ def can_jump_from(board: jax.Array, square: jax.Array, n: int) -> jax.Array:
     """bool (): the piece on `square` of an int8 board has a capture."""
     lay = layout(n)
     jumps, _ = origins(position_of(board, n), lay)
-    return bb.any_bit(jumps & bb.single(jnp.asarray(square) >> 1, lay)).any()
+    return bb.any_bit(union(jumps) & bb.single(jnp.asarray(square) >> 1, lay))
