@@ -217,11 +217,13 @@ def test_repetition_rule_can_be_switched_off():
     assert not bool(state.terminated)
 
 
-@pytest.mark.parametrize("plies_back, drawn", [(127, True), (128, False)])
+@pytest.mark.parametrize("plies_back, drawn", [(126, True), (128, False)])
 def test_without_the_forty_move_rule_repetitions_count_over_the_last_128_plies(plies_back, drawn):
     """Deep in a quiet stretch, the position after "1-5" is written into the history twice, 64
     plies back and `plies_back` plies back: playing "1-5" then is its third occurrence only if
-    the older one is still inside the window (the ring of 128 positions, this one included)."""
+    the older one is still inside the window (the ring of 128 positions, this one included).
+    A position recurs an even number of plies later, so 126 plies back is the oldest it can be
+    in the window."""
     options = dict(forty_move_draw=False)
     env, _ = env_and_step(**options)
     state = start(KINGS_FAR_APART, **options)

@@ -15,6 +15,7 @@ from jaxcheckers.core import Env, computed_once, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
+# History lengths are even: the repetition count reads the slots in pairs.
 HISTORY_WITH_FORTY_MOVE = 80  # enough: the 40-move rule ends the game before the history is full
 HISTORY_WITHOUT_FORTY_MOVE = 128  # without it, repetitions are looked for in the last 128 plies
 DEFAULT_MAX_STEPS = 1000  # as OpenSpiel's checkers; far above what real games need
@@ -270,18 +271,27 @@ class Checkers(Env):
         plies of this quiet stretch hold those positions, except the one this ply will take
         (with the 40-move rule off, the ring's oldest entry, out of the window from now on).
         """
-        slot = jnp.arange(self.history_length)
-        earlier = (slot < state.quiet_plies) & (slot != state.quiet_plies % self.history_length)
+        size, quiet = self.history_length, state.quiet_plies
         own, not_to_move = _kings_by_side(state.position)
         player = state.current_player
         if self.no_moves == "pass":
+            slot = jnp.arange(size)
             key = _side_key(jnp.concatenate([own, not_to_move]), player)
             same = (state.history == key).all(axis=-1)
-        else:  # the side to move's kings are in the slot before, as the other side saw them
-            same = (state.history == _side_key(not_to_move, player)).all(axis=-1)
-            before = jnp.roll(state.history, 1, axis=0)  # slot i − 1's entry at i (0: H − 1)
+        else:
+            # Each quiet ply moves one king one row, so the sum of the kings' rows changes parity
+            # every ply: a position recurs an even number of plies later, and only the slots of
+            # this ply's parity can hold it. Read as pairs (2j, 2j + 1), those are one column;
+            # the side to move's kings are in the slot before each, as the other side saw them.
+            odd = (quiet & 1) == 1
+            pairs = state.history.reshape(size // 2, 2, -1)
+            slot = 2 * jnp.arange(size // 2) + (quiet & 1)
+            here = jnp.where(odd, pairs[:, 1], pairs[:, 0])
+            before = jnp.where(odd, pairs[:, 0], jnp.roll(pairs[:, 1], 1, axis=0))  # 0: H − 1
+            same = (here == _side_key(not_to_move, player)).all(axis=-1)
             same &= (before == _side_key(bb.rotate(own, self._layout), 1 - player)).all(axis=-1)
-        assert self.history_length < 256, "the count below is a byte"
+        earlier = (slot < quiet) & (slot != quiet % size)
+        assert size < 256, "the count below is a byte"
         # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries in two and
         # keeps the entries in memory between, so their size is what the count costs.
         return (same & earlier).astype(jnp.uint8).sum(dtype=jnp.uint8).astype(jnp.int32)
