@@ -225,7 +225,11 @@ class Checkers(Env):
         continues = rules.continues_capture(hop, lay)
 
         # Mid-capture, the same player moves the same piece again; otherwise the turn passes.
-        position = tree_where(continues, hop.position, rules.flip_position(hop.position, lay))
+        # Computed once: else the loop that writes the legal moves redoes the hop for each word.
+        position = computed_once(
+            tree_where(continues, hop.position, rules.flip_position(hop.position, lay)),
+            state.step_count,
+        )
         jumper = jnp.where(continues, hop.square, -1)
         legal = rules.legal_moves(position, jumper, lay)
         mid_capture = state._replace(
