@@ -24,8 +24,7 @@ from pathlib import Path
 
 import jax
 
-from jaxcheckers.agents.random import random_legal_action
-from jaxcheckers.core import step_autoreset
+from jaxcheckers.agents.random import random_play_step
 from training.config import PRESETS, preset
 from training.networks import sample_action
 from training.ppo import make_trainer
@@ -53,13 +52,8 @@ def measure(config, runs: int) -> dict:
     def env_only(env_state, key):
         def body(carry, _):
             env_state, key = carry
-            key, act_key, step_key = jax.random.split(key, 3)
-            actions = jax.vmap(random_legal_action)(
-                jax.random.split(act_key, num_envs), env_state.legal_action_mask
-            )
-            stepped = jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(
-                env_state, actions, jax.random.split(step_key, num_envs)
-            )
+            key, step_key = jax.random.split(key)
+            stepped = random_play_step(env, env_state, step_key)
             return (stepped.state, key), stepped.final.terminated.sum()
 
         return jax.lax.scan(body, (env_state, key), None, steps)
