@@ -18,9 +18,22 @@ __all__ = ["BITS", "pack_mask", "nth_set_bit"]
 def pack_mask(mask: jax.Array) -> jax.Array:
     """uint32 (…, ⌈A/32⌉) from bool (…, A): entry a is bit a % 32 of word a // 32."""
     size = mask.shape[-1]
-    padding = [(0, 0)] * (mask.ndim - 1) + [(0, -size % BITS)]
-    bits = jnp.pad(mask, padding).reshape(*mask.shape[:-1], -1, BITS).astype(jnp.uint32)
-    return (bits << jnp.arange(BITS, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
+    whole = size - size % BITS
+    words = []
+    if whole:
+        bits = mask[..., :whole].reshape(*mask.shape[:-1], -1, BITS)
+        words.append(_pack_last_axis(bits))
+    if size % BITS:
+        # The last, partial word on its own: padding the mask to whole words made XLA on the CPU
+        # index every entry with a division, 2.5–4 times the cost (A = 9, 65, 144, 400).
+        words.append(_pack_last_axis(mask[..., whole:])[..., None])
+    return words[0] if len(words) == 1 else jnp.concatenate(words, axis=-1)
+
+
+def _pack_last_axis(bits: jax.Array) -> jax.Array:
+    """uint32 (…): the (at most 32) entries of the last axis as the low bits of a word."""
+    shifts = jnp.arange(bits.shape[-1], dtype=jnp.uint32)
+    return (bits.astype(jnp.uint32) << shifts).sum(axis=-1, dtype=jnp.uint32)
 
 
 def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:

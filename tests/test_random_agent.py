@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
-from jaxcheckers.bits import nth_set_bit
+from jaxcheckers.bits import nth_set_bit, pack_mask
 
 LEGAL = [0, 5, 31, 32, 63, 100, 200, 255]
 
@@ -57,3 +57,15 @@ def test_nth_set_bit_matches_numpy():
         packed = jnp.asarray(packed.astype(np.uint32))
         found = [int(nth_set_bit(packed, jnp.int32(k))) for k in range(bits.sum())]
         assert found == np.flatnonzero(bits).tolist()
+
+
+@pytest.mark.parametrize("size", [1, 9, 31, 32, 33, 65, 144, 256, 400])
+def test_pack_mask_matches_numpy(size):
+    """Entry a is bit a % 32 of word a // 32, whole words and a partial last one alike."""
+    mask = np.random.default_rng(size).random((3, 2, size)) < 0.4
+    padded = np.zeros((3, 2, -(-size // 32) * 32), bool)
+    padded[..., :size] = mask
+    expected = (padded.reshape(3, 2, -1, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(-1)
+    packed = jax.jit(pack_mask)(jnp.asarray(mask))
+    assert packed.dtype == jnp.uint32
+    np.testing.assert_array_equal(np.asarray(packed), expected.astype(np.uint32))
