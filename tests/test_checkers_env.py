@@ -10,7 +10,7 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_legal_action, random_play_step
-from jaxcheckers.checkers import Checkers, render
+from jaxcheckers.checkers import Checkers, bitboard, render, rules
 from jaxcheckers.perft import perft
 
 BATCH = 1024
@@ -153,3 +153,17 @@ def test_no_state_field_is_empty(options):
     """Checkpointers (orbax) refuse zero-size arrays, and training loops save env states."""
     state = jaxcheckers.make("checkers", **options).reset(jax.random.PRNGKey(0))
     assert all(leaf.size > 0 for leaf in jax.tree.leaves(state))
+
+
+@pytest.mark.parametrize("n", range(4, 17, 2))
+def test_mask_of_reads_each_action_bit_for_every_board_size(n):
+    """Action a = direction·n² + square is legal where bit (square // 2) of that direction's
+    set is on and the square is dark, whichever way mask_of lays out its work."""
+    words = bitboard.layout(n).words
+    moves = np.asarray(jax.random.bits(jax.random.key(n), (3, 4, words), jnp.uint32))
+    direction, square = np.divmod(np.arange(4 * n * n), n * n)
+    index = square // 2
+    bit = (moves[:, direction, index // 32] >> (index % 32).astype(np.uint32)) & 1
+    dark = (square // n + square % n) % 2 == 1
+    mask = rules.mask_of(jnp.asarray(moves), n)
+    np.testing.assert_array_equal(np.asarray(mask), (bit == 1) & dark)

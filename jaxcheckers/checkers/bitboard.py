@@ -138,18 +138,27 @@ def expand(x: jax.Array, lay: Layout) -> jax.Array:
     """
     n = lay.n
     square = np.arange(n * n)
-    dark = (square // n + square % n) % 2 == 1
     index = square // 2
-    shifts = jnp.asarray((index % 32).astype(np.uint32))
-    if lay.words == 1:
-        words = x[..., :1]
-    else:  # pick each square's word with a select per word (W ≤ 4): no gather
-        word_of = index // 32
-        words = sum(
-            jnp.where(jnp.asarray(word_of == w), x[..., w : w + 1], jnp.uint32(0))
-            for w in range(lay.words)
+    return select_bits(x, index // 32, index % 32, (square // n + square % n) % 2 == 1)
+
+
+def select_bits(
+    words: jax.Array, word_of: np.ndarray, bit_of: np.ndarray, keep: np.ndarray
+) -> jax.Array:
+    """bool (..., E): entry e is bit `bit_of[e]` of `words[..., word_of[e]]`, False unless keep[e].
+
+    words: uint32 (..., K); the three tables are constants of length E. Each entry picks its
+    word with a select per word (K ≤ 16): no gather.
+    """
+    if words.shape[-1] == 1:
+        picked = words[..., :1]
+    else:
+        picked = sum(
+            jnp.where(jnp.asarray(word_of == k), words[..., k : k + 1], jnp.uint32(0))
+            for k in range(words.shape[-1])
         )
-    return ((words >> shifts) & 1).astype(bool) & jnp.asarray(dark)
+    shifts = jnp.asarray(bit_of.astype(np.uint32))
+    return ((picked >> shifts) & 1).astype(bool) & jnp.asarray(keep)
 
 
 def from_grid(board: jax.Array, n: int) -> jax.Array:
