@@ -105,13 +105,14 @@ def time_budget_section(tp: dict) -> str:
         for target, limit in allowed.items())
     rows = [
         ["the harness around the step: sampling, reading mask and observation, auto-reset",
-         f"{around:.0f}"],
-        ["the step, draw rules off", f"{no_draws - around:.0f}"],
-        ["the 40-move rule", f"{no_repetition - no_draws:.0f}"],
-        ["the repetition rule", f"{total - no_repetition:.0f}"],
-        ["all (default rules)", f"{total:.0f}"],
+         around],
+        ["the step, draw rules off", no_draws - around],
+        ["the 40-move rule", no_repetition - no_draws],
+        ["the repetition rule", total - no_repetition],
+        ["all (default rules)", total],
     ]
-    rows += [[f"all, as {target} allows", f"{limit:.0f}"] for target, limit in allowed.items()]
+    rows += [[f"all, as {target} allows", limit] for target, limit in allowed.items()]
+    rows = [[part, str(round(ns))] for part, ns in rows]  # round(), not :.0f, shows no "-0"
     table = markdown_table(["part of a step (batch " f"{tp['reference_batch']:,})", "ns"], rows)
     return f"""## Where the time goes
 
