@@ -443,7 +443,10 @@ def plot(result: dict, path: Path) -> None:
                      label=f"{OPENSPIEL} (one process)")
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
-    axes.set_xticks(result["batch_sizes"], [f"{b:,}" for b in result["batch_sizes"]])
+    # 1k = 1,024 games: full numbers overlap once the sweep has every power of two up to 64k.
+    labels = [f"{b // 1024}k" if b >= 1024 and b % 1024 == 0 else str(b)
+              for b in result["batch_sizes"]]
+    axes.set_xticks(result["batch_sizes"], labels)
     axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     axes.set_xlabel("batch size (games stepped together)")
     axes.set_ylabel("environment steps per second")
