@@ -136,10 +136,16 @@ def expand(x: jax.Array, lay: Layout) -> jax.Array:
     Each square tests its own bit with a constant shift: elementwise work that vectorises, where
     unpacking then interleaving light squares would shuffle data around.
     """
+    return select_bits(x, *square_bits(lay))
+
+
+def square_bits(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each square of the full n×n board: its word, its bit in that word, and whether it is
+    dark (light squares have no bit; their word and bit are those of the dark square before)."""
     n = lay.n
     square = np.arange(n * n)
     index = square // 2
-    return select_bits(x, index // 32, index % 32, (square // n + square % n) % 2 == 1)
+    return index // 32, index % 32, (square // n + square % n) % 2 == 1
 
 
 def select_bits(

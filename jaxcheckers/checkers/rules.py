@@ -148,10 +148,9 @@ def mask_of(moves: jax.Array, n: int) -> jax.Array:
         grids = bb.expand(moves, lay)  # (…, 4, n·n)
         return grids.reshape(*moves.shape[:-2], 4 * n * n)
     direction, square = np.divmod(np.arange(num_actions(n)), n * n)
-    index = square // 2
+    word_of, bit_of, dark = (table[square] for table in bb.square_bits(lay))
     flat = moves.reshape(*moves.shape[:-2], NUM_DIRECTIONS * lay.words)
-    dark = (square // n + square % n) % 2 == 1
-    return bb.select_bits(flat, direction * lay.words + index // 32, index % 32, dark)
+    return bb.select_bits(flat, direction * lay.words + word_of, bit_of, dark)
 
 
 def is_legal(moves: jax.Array, action: jax.Array, lay: Layout) -> jax.Array:
