@@ -276,12 +276,10 @@ class Checkers(Env):
         (with the 40-move rule off, the ring's oldest entry, out of the window from now on).
         """
         size, quiet = self.history_length, state.quiet_plies
-        own, not_to_move = _kings_by_side(state.position)
-        player = state.current_player
+        entry, entry_before = self._entries(state)
         if self.no_moves == "pass":
             slot = jnp.arange(size)
-            key = _side_key(jnp.concatenate([own, not_to_move]), player)
-            same = (state.history == key).all(axis=-1)
+            same = (state.history == entry).all(axis=-1)
         else:
             # Each quiet ply moves one king one row, so the sum of the kings' rows changes parity
             # every ply: a position recurs an even number of plies later, and only the slots of
@@ -292,8 +290,7 @@ class Checkers(Env):
             slot = 2 * jnp.arange(size // 2) + (quiet & 1)
             here = jnp.where(odd, pairs[:, 1], pairs[:, 0])
             before = jnp.where(odd, pairs[:, 0], jnp.roll(pairs[:, 1], 1, axis=0))  # 0: H − 1
-            same = (here == _side_key(not_to_move, player)).all(axis=-1)
-            same &= (before == _side_key(bb.rotate(own, self._layout), 1 - player)).all(axis=-1)
+            same = (here == entry).all(axis=-1) & (before == entry_before).all(axis=-1)
         earlier = (slot < quiet) & (slot != quiet % size)
         assert size < 256, "the count below is a byte"
         # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries in two and
@@ -318,15 +315,26 @@ class Checkers(Env):
         size = self.history_length
         slot = jnp.arange(size)
         here = (slot == state.quiet_plies % size)[:, None]
+        entry, entry_before = self._entries(state)
+        if self.no_moves == "pass":
+            return state._replace(history=jnp.where(here, entry, state.history))
+        before = (slot == (state.quiet_plies - 1) % size)[:, None]
+        history = jnp.where(before, entry_before, state.history)
+        return state._replace(history=jnp.where(here, entry, history))
+
+    def _entries(self, state: CheckersState) -> tuple[jax.Array, jax.Array | None]:
+        """The history entry of `state`'s position, and what the slot before holds for it.
+
+        Without passes: the kings of the side not to move, and the side to move's kings turned
+        to the other side's frame (the entry of the ply before). With passes: both sides' kings,
+        and None. Each keyed by its side to move (`_side_key`).
+        """
         own, not_to_move = _kings_by_side(state.position)
         player = state.current_player
         if self.no_moves == "pass":
-            key = _side_key(jnp.concatenate([own, not_to_move]), player)
-            return state._replace(history=jnp.where(here, key, state.history))
-        before = (slot == (state.quiet_plies - 1) % size)[:, None]
-        turned = _side_key(bb.rotate(own, self._layout), 1 - player)
-        history = jnp.where(before, turned, state.history)
-        return state._replace(history=jnp.where(here, _side_key(not_to_move, player), history))
+            return _side_key(jnp.concatenate([own, not_to_move]), player), None
+        turned = bb.rotate(own, self._layout)
+        return _side_key(not_to_move, player), _side_key(turned, 1 - player)
 
     def _pass(
         self, state: CheckersState, passes: jax.Array, has_move: jax.Array
