@@ -12,7 +12,7 @@ import jax.numpy as jnp
 
 BITS = 32  # mask entries per word
 
-__all__ = ["BITS", "pack_mask", "nth_set_bit"]
+__all__ = ["BITS", "pack_mask", "unpack_mask", "bit_at", "nth_set_bit"]
 
 
 def pack_mask(mask: jax.Array) -> jax.Array:
@@ -34,6 +34,30 @@ def _pack_last_axis(bits: jax.Array) -> jax.Array:
     """uint32 (…): the (at most 32) entries of the last axis as the low bits of a word."""
     shifts = jnp.arange(bits.shape[-1], dtype=jnp.uint32)
     return (bits.astype(jnp.uint32) << shifts).sum(axis=-1, dtype=jnp.uint32)
+
+
+def unpack_mask(words: jax.Array, size: int) -> jax.Array:
+    """bool (…, size) from uint32 (…, ⌈size/32⌉): the inverse of `pack_mask`.
+
+    Entry a tests bit a % 32 of word a // 32 with a shift by a % 32: the same few operations for
+    every entry, which XLA vectorises (and which a reader that packs the mask again, such as
+    the random player, fuses into its own loop).
+    """
+    shifts = jnp.arange(BITS, dtype=jnp.uint32)
+    entries = ((words[..., None] >> shifts) & 1).astype(bool)
+    return entries.reshape(*words.shape[:-1], -1)[..., :size]
+
+
+def bit_at(words: jax.Array, index: jax.Array) -> jax.Array:
+    """bool (): entry `index` (0 ≤ index < 32·W) of uint32 (W,) `words`, as `pack_mask` packs it.
+
+    The word is picked with a select per word rather than a gather: under vmap a gather is a
+    loop of scalar loads, the selects are W vector operations.
+    """
+    index = jnp.asarray(index).astype(jnp.uint32)  # unsigned: dividing by 32 is a shift
+    chosen = jnp.arange(words.shape[-1], dtype=jnp.uint32) == index >> 5
+    word = jnp.where(chosen, words, jnp.uint32(0)).sum(dtype=jnp.uint32)
+    return ((word >> (index & 31)) & 1).astype(bool)
 
 
 def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:

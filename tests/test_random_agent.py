@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
-from jaxcheckers.bits import nth_set_bit, pack_mask
+from jaxcheckers.bits import bit_at, nth_set_bit, pack_mask, unpack_mask
 
 LEGAL = [0, 5, 31, 32, 63, 100, 200, 255]
 
@@ -69,3 +69,19 @@ def test_pack_mask_matches_numpy(size):
     packed = jax.jit(pack_mask)(jnp.asarray(mask))
     assert packed.dtype == jnp.uint32
     np.testing.assert_array_equal(np.asarray(packed), expected.astype(np.uint32))
+
+
+@pytest.mark.parametrize("size", [1, 9, 32, 65, 256, 400])
+def test_unpack_mask_inverts_pack_mask(size):
+    mask = np.random.default_rng(size).random((3, size)) < 0.4
+    packed = jax.jit(pack_mask)(jnp.asarray(mask))
+    unpacked = unpack_mask(packed, size)
+    assert unpacked.dtype == jnp.bool_
+    np.testing.assert_array_equal(np.asarray(unpacked), mask)
+
+
+def test_bit_at_reads_each_packed_entry():
+    mask = np.random.default_rng(1).random(100) < 0.5
+    packed = pack_mask(jnp.asarray(mask))
+    found = jax.jit(jax.vmap(bit_at, in_axes=(None, 0)))(packed, jnp.arange(100))
+    np.testing.assert_array_equal(np.asarray(found), mask)

@@ -139,6 +139,31 @@ def expand(x: jax.Array, lay: Layout) -> jax.Array:
     return select_bits(x, *square_bits(lay))
 
 
+def full_board_words(x: jax.Array, lay: Layout) -> list[jax.Array]:
+    """The set on the full board, as bits: uint32 (...,) words 0..⌈n²/32⌉ − 1, where bit s % 32
+    of word s // 32 is square s (0 on light squares).
+
+    Dark index i is square 2i + 1 on even rows and 2i on odd ones, so the set's even-row and
+    odd-row squares are each spread to every other bit (16 bits to 32 in four shift-and-mask
+    steps) and the even rows moved up by one. A list of words, not an array: callers place them.
+    """
+    words = []
+    for w in range(lay.words):
+        even, odd = lay.even_rows[w], lay.valid[w] & ~lay.even_rows[w]  # bits past the board: off
+        on_even, on_odd = x[..., w] & jnp.uint32(even), x[..., w] & jnp.uint32(odd)
+        for half in (0, 16):
+            words.append(_spread16(on_odd >> half) | (_spread16(on_even >> half) << 1))
+    return words[: -(-lay.n * lay.n // 32)]  # the last spread half may lie past the board
+
+
+def _spread16(x: jax.Array) -> jax.Array:
+    """Bits 0..15 of x moved to bits 0, 2, ..., 30."""
+    x = x & jnp.uint32(0xFFFF)
+    for by, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
+        x = (x | x << by) & jnp.uint32(mask)
+    return x
+
+
 def square_bits(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each square of the full n×n board: its word, its bit in that word, and whether it is
     dark (light squares have no bit; their word and bit are those of the dark square before)."""

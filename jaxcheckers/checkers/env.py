@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers import bits
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
 from jaxcheckers.core import Env, computed_once, tree_where
@@ -26,8 +27,8 @@ class CheckersState(NamedTuple):
     """One game (or a batch, with a leading axis on every field).
 
     `board`, `observation` and `legal_action_mask` are derived on reading from the bitsets in
-    `position` and `legal_moves`: a step writes a few dozen bytes of board instead of hundreds,
-    and a caller that never reads the observation never pays for it.
+    `position` and `legal_action_bits`: a step writes a few dozen bytes of board instead of
+    hundreds, and a caller that never reads the observation never pays for it.
     """
 
     current_player: jax.Array  # int32 ()  0 (black, moves first) or 1
@@ -36,7 +37,8 @@ class CheckersState(NamedTuple):
     truncated: jax.Array  # bool ()
     step_count: jax.Array  # int32 ()  environment steps (hops) taken
     position: rules.Position  # uint32 (W,) ×3  own, opponent and king squares, mover's frame
-    legal_moves: jax.Array  # uint32 (4, W)  legal actions: per direction, the origin squares
+    legal_action_bits: jax.Array  # uint32 (⌈4·n²/32⌉,)  the legal actions as a packed mask
+    #   (action a is bit a % 32 of word a // 32, as `jaxcheckers.bits.pack_mask` packs it)
     jumper: jax.Array  # int32 ()  square (mover's frame) of a piece mid-capture, −1 if none
     quiet_plies: jax.Array  # int32 ()  turns since the last capture or man move
     history: jax.Array  # uint32 (H, W)  kings of the side not to move in each position since
@@ -59,7 +61,8 @@ class CheckersState(NamedTuple):
     def legal_action_mask(self) -> jax.Array:
         """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
         over = (self.terminated | self.truncated)[..., None]
-        return rules.mask_of(self.legal_moves, self.board_size) & ~over
+        mask = bits.unpack_mask(self.legal_action_bits, rules.num_actions(self.board_size))
+        return mask & ~over
 
 
 @functools.cache
@@ -165,7 +168,7 @@ class Checkers(Env):
         n = self.board_size
         position = rules.position_of(jnp.asarray(board, jnp.int8), n)
         jumper = jnp.int32(jumper)
-        legal = rules.legal_moves(position, jumper, self._layout)
+        legal = self._legal_action_bits(position, jumper)
         state = self.state_type(
             current_player=jnp.int32(player),
             rewards=jnp.zeros(2, jnp.float32),
@@ -173,7 +176,7 @@ class Checkers(Env):
             truncated=jnp.bool_(False),
             step_count=jnp.int32(0),
             position=position,
-            legal_moves=legal,
+            legal_action_bits=legal,
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, self._history_words), jnp.uint32),
@@ -188,7 +191,7 @@ class Checkers(Env):
 
     def _is_legal(self, state: CheckersState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
-        return rules.is_legal(state.legal_moves, action, self._layout) & ~over
+        return bits.bit_at(state.legal_action_bits, action) & ~over
 
     def captures_pending(self, state: CheckersState) -> jax.Array:
         """bool (): the legal actions are captures, so some may not end the turn.
@@ -197,6 +200,12 @@ class Checkers(Env):
         """
         jumps, _ = rules.origins(state.position, self._layout)
         return _any(rules.union(jumps))
+
+    def _legal_action_bits(self, position: rules.Position, jumper: jax.Array) -> jax.Array:
+        """The legal actions of `position`, packed: the random player and the mask's readers
+        take the mask in 32-action words, and packing the (4, W) origin sets directly costs a
+        few operations per word where packing the 256-entry mask cost several per action."""
+        return rules.action_bits(rules.legal_moves(position, jumper, self._layout), self._layout)
 
     def step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         """`Env.step`, then the position it leads to written into the repetition history.
@@ -231,12 +240,12 @@ class Checkers(Env):
             state.step_count,
         )
         jumper = jnp.where(continues, hop.square, -1)
-        legal = rules.legal_moves(position, jumper, lay)
+        legal = self._legal_action_bits(position, jumper)
         mid_capture = state._replace(
             position=position,
             jumper=jumper,
             current_player=jnp.where(continues, state.current_player, 1 - state.current_player),
-            legal_moves=legal,
+            legal_action_bits=legal,
             rewards=jnp.zeros(2, jnp.float32),
         )
         irreversible = hop.captured | hop.man_moved
@@ -344,11 +353,11 @@ class Checkers(Env):
         Returns the state and whether its player to move has a move.
         """
         back = rules.flip_position(state.position, self._layout)
-        legal = rules.legal_moves(back, jnp.int32(-1), self._layout)
+        legal = self._legal_action_bits(back, jnp.int32(-1))
         passed = state._replace(
             position=back,
             current_player=1 - state.current_player,
-            legal_moves=legal,
+            legal_action_bits=legal,
             jumper=jnp.int32(-1),
         )
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)

@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.bits import unpack_mask
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers.bitboard import DIRECTIONS, OPPOSITE, Layout, layout
 
@@ -30,7 +31,7 @@ FORWARD = (False, False, True, True)  # men move toward higher rows only: SW and
 __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins", "union",
-    "legal_moves", "mask_of", "is_legal", "hop", "continues_capture", "observation",
+    "legal_moves", "action_bits", "mask_of", "hop", "continues_capture", "observation",
     "square_and_direction",
     "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
@@ -133,33 +134,34 @@ def legal_moves(position: Position, jumper: jax.Array, lay: Layout) -> jax.Array
     ])
 
 
+def action_bits(moves: jax.Array, lay: Layout) -> jax.Array:
+    """uint32 (…, ⌈4·n²/32⌉): (…, 4, W) origin sets as the packed action mask.
+
+    Action a = direction·n² + square is bit a % 32 of word a // 32, as `bits.pack_mask` packs a
+    mask: each direction's set is laid out on the full board (`bitboard.full_board_words`) and
+    placed at bit direction·n², which on boards whose n² is not a multiple of 32 straddles words.
+    """
+    squares = lay.n * lay.n
+    words: list[jax.Array | None] = [None] * -(-NUM_DIRECTIONS * squares // 32)
+
+    def add(index: int, value: jax.Array) -> None:
+        if index < len(words):
+            words[index] = value if words[index] is None else words[index] | value
+
+    for d in range(NUM_DIRECTIONS):
+        for f, value in enumerate(bb.full_board_words(moves[..., d, :], lay)):
+            index, offset = divmod(d * squares + 32 * f, 32)
+            add(index, value << offset if offset else value)
+            if offset:  # the word's high bits go on into the next one
+                add(index + 1, value >> (32 - offset))
+    zero = jnp.zeros_like(moves[..., 0, 0])
+    return jnp.stack([zero if word is None else word for word in words], axis=-1)
+
+
 @functools.partial(jax.jit, static_argnums=1)
 def mask_of(moves: jax.Array, n: int) -> jax.Array:
-    """bool (…, 4·n·n): action = direction·n² + square, from (…, 4, W) origin sets.
-
-    Readers take the mask in 32-action words (the random player, perft). On boards whose n² is
-    a multiple of 32 a word is part of one direction's row of squares, and the (4, n·n) grid
-    keeps their index arithmetic to shifts. Elsewhere words straddle two directions, and reading
-    such a grid costs a division by n² per action (6×6 and 10×10 steps 1.3–1.7 times as long):
-    each action picks its bit from a flat table instead.
-    """
-    lay = layout(n)
-    if (n * n) % 32 == 0:
-        grids = bb.expand(moves, lay)  # (…, 4, n·n)
-        return grids.reshape(*moves.shape[:-2], 4 * n * n)
-    direction, square = np.divmod(np.arange(num_actions(n)), n * n)
-    word_of, bit_of, dark = (table[square] for table in bb.square_bits(lay))
-    flat = moves.reshape(*moves.shape[:-2], NUM_DIRECTIONS * lay.words)
-    return bb.select_bits(flat, direction * lay.words + word_of, bit_of, dark)
-
-
-def is_legal(moves: jax.Array, action: jax.Array, lay: Layout) -> jax.Array:
-    """bool (): the bit of `action` in (4, W) origin sets; light squares are never legal."""
-    square, direction = square_and_direction(action, lay.n)
-    dark = (square // lay.n + square % lay.n) % 2 == 1
-    directions = jnp.arange(NUM_DIRECTIONS, dtype=jnp.uint32)
-    chosen = jnp.where(directions[:, None] == direction, moves, jnp.uint32(0))
-    return dark & bb.any_bit(chosen & bb.single(square >> 1, lay)).any()
+    """bool (…, 4·n·n): action = direction·n² + square, from (…, 4, W) origin sets."""
+    return unpack_mask(action_bits(moves, layout(n)), num_actions(n))
 
 
 def square_and_direction(action: jax.Array, n: int) -> tuple[jax.Array, jax.Array]:
