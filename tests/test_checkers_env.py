@@ -167,3 +167,16 @@ def test_mask_of_reads_each_action_bit_for_every_board_size(n):
     dark = (square // n + square % n) % 2 == 1
     mask = rules.mask_of(jnp.asarray(moves), n)
     np.testing.assert_array_equal(np.asarray(mask), (bit == 1) & dark)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"no_moves": "pass"}, {"forty_move_draw": False}, {"repetition_draw": False}]
+)
+def test_history_index_gives_each_ply_of_the_ring_its_own_slot(options):
+    env = jaxcheckers.make("checkers", **options)
+    size = env.history_length
+    slots = [env.history_index(ply) for ply in range(-1, size - 1)]
+    assert sorted(slots) == list(range(size))
+    assert env.history_index(size) == env.history_index(0)  # a ring
+    traced = jax.jit(env.history_index)(jnp.arange(-1, size - 1))
+    assert np.asarray(traced).tolist() == slots

@@ -217,27 +217,26 @@ def test_repetition_rule_can_be_switched_off():
     assert not bool(state.terminated)
 
 
-@pytest.mark.parametrize("plies_back, drawn", [(126, True), (128, False)])
+@pytest.mark.parametrize("plies_back, drawn", [(124, True), (128, False)])
 def test_without_the_forty_move_rule_repetitions_count_over_the_last_128_plies(plies_back, drawn):
     """Deep in a quiet stretch, the position after "1-5" is written into the history twice, 64
     plies back and `plies_back` plies back: playing "1-5" then is its third occurrence only if
     the older one is still inside the window (the ring of 128 positions, this one included).
-    A position recurs an even number of plies later, so 126 plies back is the oldest it can be
+    A position recurs a multiple of four plies later, so 124 plies back is the oldest it can be
     in the window."""
     options = dict(forty_move_draw=False)
     env, _ = env_and_step(**options)
     state = start(KINGS_FAR_APART, **options)
     after = play(state, "1-5", **options)
-    size = env.history_length
-    slot = int(after.quiet_plies) % size
-    key = after.history[slot]
-    key_before = after.history[(slot - 1) % size]  # a record writes into the slot before too
+    ply = int(after.quiet_plies)
+    key = after.history[env.history_index(ply)]
+    key_before = after.history[env.history_index(ply - 1)]  # a record writes the slot before too
 
     quiet = 300  # the move makes it 301: the ring has wrapped twice
     history = np.zeros_like(state.history)
     for back in (64, plies_back):
-        history[(quiet + 1 - back) % size] = key
-        history[(quiet - back) % size] = key_before
+        history[env.history_index(quiet + 1 - back)] = key
+        history[env.history_index(quiet - back)] = key_before
     deep = state._replace(quiet_plies=np.int32(quiet), history=history)
     assert bool(play(deep, "1-5", **options).terminated) == drawn
 
@@ -250,17 +249,19 @@ def test_history_entries_tell_the_side_to_move(no_moves, side, drawn):
     positions are written twice into a deep quiet stretch; playing 1-5 then repeats the position
     a third time only if they were written with the same side to move."""
     options = dict(no_moves=no_moves)
+    env, _ = env_and_step(**options)
     state = start(KINGS_FAR_APART, player=0, **options)
     if side == "same":
         source = play(state, "1-5", **options)
     else:
         source = play(start(KINGS_FAR_APART, player=1, **options), "32-28", **options)
-    slot = int(source.quiet_plies)
+    ply = int(source.quiet_plies)
     quiet = 20
     history = np.zeros_like(state.history)
     for back in (4, 8):
-        history[quiet + 1 - back] = source.history[slot]
-        history[quiet - back] = source.history[slot - 1]  # a record writes the slot before too
+        history[env.history_index(quiet + 1 - back)] = source.history[env.history_index(ply)]
+        # a record writes the slot before too
+        history[env.history_index(quiet - back)] = source.history[env.history_index(ply - 1)]
     deep = state._replace(quiet_plies=np.int32(quiet), history=history)
     assert bool(play(deep, "1-5", **options).terminated) == drawn
 

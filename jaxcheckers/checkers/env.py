@@ -16,7 +16,7 @@ from jaxcheckers.core import Env, computed_once, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
-# History lengths are even: the repetition count reads the slots in pairs.
+# History lengths are multiples of 4: the repetition count reads the slots in rows by ply mod 4.
 HISTORY_WITH_FORTY_MOVE = 80  # enough: the 40-move rule ends the game before the history is full
 HISTORY_WITHOUT_FORTY_MOVE = 128  # without it, repetitions are looked for in the last 128 plies
 DEFAULT_MAX_STEPS = 1000  # as OpenSpiel's checkers; far above what real games need
@@ -290,20 +290,22 @@ class Checkers(Env):
             slot = jnp.arange(size)
             same = (state.history == entry).all(axis=-1)
         else:
-            # Each quiet ply moves one king one row, so the sum of the kings' rows changes parity
-            # every ply: a position recurs an even number of plies later, and only the slots of
-            # this ply's parity can hold it. Read as pairs (2j, 2j + 1), those are one column;
-            # the side to move's kings are in the slot before each, as the other side saw them.
-            odd = (quiet & 1) == 1
-            pairs = state.history.reshape(size // 2, 2, -1)
-            slot = 2 * jnp.arange(size // 2) + (quiet & 1)
-            here = jnp.where(odd, pairs[:, 1], pairs[:, 0])
-            before = jnp.where(odd, pairs[:, 0], jnp.roll(pairs[:, 1], 1, axis=0))  # 0: H − 1
+            # A quiet ply moves one king of the side to move one row, so each side needs an even
+            # number of its own moves to bring its kings back: a position recurs a multiple of
+            # four plies later. The history keeps those slots together (`history_index`), so the
+            # candidates are one of its four rows; the side to move's kings are in the slot
+            # before each, in the row before (in the last row, one slot back, for row 0).
+            residue = quiet & 3
+            by_residue = state.history.reshape(4, size // 4, -1)
+            last_row_back = jnp.roll(by_residue[3], 1, axis=0)  # slot 4j − 1; for j = 0, H − 1
+            here = _pick(residue, by_residue)
+            before = _pick(residue, (last_row_back, *by_residue[:3]))
+            slot = 4 * jnp.arange(size // 4) + residue
             same = (here == entry).all(axis=-1) & (before == entry_before).all(axis=-1)
         earlier = (slot < quiet) & (slot != quiet % size)
         assert size < 256, "the count below is a byte"
-        # Counted in bytes: XLA on the CPU splits a sum over more than 32 entries in two and
-        # keeps the entries in memory between, so their size is what the count costs.
+        # Counted in bytes: where XLA on the CPU splits a sum (over more than 32 entries, as
+        # under passes) it keeps the entries in memory between, so their size is what it costs.
         return (same & earlier).astype(jnp.uint8).sum(dtype=jnp.uint8).astype(jnp.int32)
 
     def _record(self, state: CheckersState) -> CheckersState:
@@ -323,13 +325,25 @@ class Checkers(Env):
         """
         size = self.history_length
         slot = jnp.arange(size)
-        here = (slot == state.quiet_plies % size)[:, None]
+        here = (slot == self.history_index(state.quiet_plies))[:, None]
         entry, entry_before = self._entries(state)
         if self.no_moves == "pass":
             return state._replace(history=jnp.where(here, entry, state.history))
-        before = (slot == (state.quiet_plies - 1) % size)[:, None]
+        before = (slot == self.history_index(state.quiet_plies - 1))[:, None]
         history = jnp.where(before, entry_before, state.history)
         return state._replace(history=jnp.where(here, entry, history))
+
+    def history_index(self, ply):
+        """The index in `history` of the entry of quiet ply `ply` (≥ −1; an int or an array).
+
+        The history is a ring over the plies (`ply mod H`). Without passes its slots are kept in
+        four rows by ply mod 4, the plies a position can recur at (`_occurrences_before`).
+        """
+        size = self.history_length
+        slot = (ply + size) % size
+        if self.no_moves == "pass" or size == 1:
+            return slot
+        return (slot % 4) * (size // 4) + slot // 4
 
     def _entries(self, state: CheckersState) -> tuple[jax.Array, jax.Array | None]:
         """The history entry of `state`'s position, and what the slot before holds for it.
@@ -376,6 +390,14 @@ def _side_key(kings: jax.Array, player: jax.Array) -> jax.Array:
     entry tells the side to move too, where an array of its own took a byte per slot.
     """
     return jnp.where(player == 1, ~kings, kings)
+
+
+def _pick(index: jax.Array, rows) -> jax.Array:
+    """rows[index] for a traced index below len(rows) ≤ 4: a select per row, not a gather."""
+    picked = rows[-1]
+    for i in range(len(rows) - 2, -1, -1):
+        picked = jnp.where(index == i, rows[i], picked)
+    return picked
 
 
 def _any(bits: jax.Array) -> jax.Array:
