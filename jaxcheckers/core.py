@@ -47,8 +47,8 @@ def computed_once(values: Any, runtime: jax.Array) -> Any:
     which makes it compute the value once and let the readers load it. On a GPU the division
     costs one instruction per value.
 
-    runtime: any int32 array that is not a compile-time constant (the step count); the 1 is
-    built from it.
+    runtime: any integer array that is not a compile-time constant (the step count, or a value
+    itself), a scalar or of the values' shape; the 1 is built from it.
     """
     one = jnp.int32(1) | (runtime < 0).astype(jnp.int32)  # always 1; XLA does not know it
 

@@ -25,6 +25,13 @@ def test_computed_once_returns_its_values_unchanged(dtype):
     np.testing.assert_array_equal(np.asarray(kept), values)
 
 
+def test_computed_once_may_build_its_one_from_the_value_itself():
+    board = np.array([[-128, -2, -1, 0, 1, 2, 127]], dtype=np.int8)  # as the observation pins it
+    kept = jax.jit(lambda x: computed_once(x, x))(jnp.asarray(board))
+    assert kept.dtype == board.dtype
+    np.testing.assert_array_equal(np.asarray(kept), board)
+
+
 def test_computed_once_keeps_a_pytree_and_its_shapes():
     tree = {"a": jnp.arange(6, dtype=jnp.uint32).reshape(2, 3), "b": (jnp.bool_(True),)}
     kept = jax.jit(computed_once)(tree, jnp.int32(3))

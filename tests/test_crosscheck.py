@@ -1,7 +1,8 @@
 """Random games played by the JAX env and the plain-Python reference side by side.
 
-At every step both must agree on the legal actions, the board, the player to move, the rewards
-and whether the game is over. 300+ games per run, over board sizes and rule variants.
+At every step both must agree on the legal actions, the board and the observation planes, the
+player to move, the rewards and whether the game is over. 300+ games per run, over board sizes
+and rule variants.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def batched(options: tuple):
     env = jaxcheckers.make("checkers", **dict(options))
 
     def observe(state):
-        return absolute_board_jax(state.board, state.current_player)
+        return absolute_board_jax(state.board, state.current_player), state.observation
 
     step = jax.jit(jax.vmap(env.step))
     reset = jax.jit(jax.vmap(env.reset))
@@ -78,9 +79,16 @@ def reference_for(options: dict, **position) -> ReferenceCheckers:
     )
 
 
-def assert_same(state, absolute, game: ReferenceCheckers, where: str) -> None:
+# The board value each observation plane marks, in the mover's frame: own men, own kings, ...
+PLANES = (1, 2, -1, -2)
+
+
+def assert_same(state, seen, game: ReferenceCheckers, where: str) -> None:
     n = game.n
+    absolute, observation = seen
     assert np.array_equal(absolute.reshape(n, n), np.array(game.board)), where
+    mover_board = to_mover_frame(np.array(game.board), int(state.current_player)).reshape(n, n)
+    assert np.array_equal(observation, mover_board[..., None] == np.array(PLANES)), where
     assert set(np.flatnonzero(state.legal_action_mask).tolist()) == game.legal_actions(), where
     assert bool(state.terminated) == game.terminated, where
     assert bool(state.truncated) == game.truncated, where
@@ -114,11 +122,12 @@ def test_random_games_agree_with_reference(games, options, endgames, endings):
     endings_seen = set()
     for ply in range(env.max_steps or 10_000):
         host = jax.tree.map(np.asarray, state)
-        boards = np.asarray(observe(state))
+        seen = jax.tree.map(np.asarray, observe(state))
         actions = np.zeros(games, np.int32)
         for g, game in enumerate(refs):
             view = jax.tree.map(lambda x, g=g: x[g], host)
-            assert_same(view, boards[g], game, f"{options} game {g} ply {ply}")
+            game_seen = jax.tree.map(lambda x, g=g: x[g], seen)
+            assert_same(view, game_seen, game, f"{options} game {g} ply {ply}")
             legal = sorted(game.legal_actions())
             if legal and rng.random() < ILLEGAL_ACTION_RATE:
                 actions[g] = rng.randrange(-3, env.num_actions + 3)  # usually illegal
@@ -135,8 +144,8 @@ def test_random_games_agree_with_reference(games, options, endgames, endings):
         raise AssertionError("games did not end within max_steps")
     # The last step was played by the reference only: play it in JAX too and compare.
     state = jax.tree.map(np.asarray, step(state, actions))
-    boards = np.asarray(observe(state))
+    seen = jax.tree.map(np.asarray, observe(state))
     for g, game in enumerate(refs):
-        view = jax.tree.map(lambda x, g=g: x[g], state)
-        assert_same(view, boards[g], game, f"{options} game {g} at the end")
+        view, game_seen = (jax.tree.map(lambda x, g=g: x[g], tree) for tree in (state, seen))
+        assert_same(view, game_seen, game, f"{options} game {g} at the end")
     assert endings <= endings_seen, f"this sample never ended by {endings - endings_seen}"
