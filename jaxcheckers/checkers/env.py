@@ -61,8 +61,8 @@ class CheckersState(NamedTuple):
     def legal_action_mask(self) -> jax.Array:
         """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
         over = (self.terminated | self.truncated)[..., None]
-        mask = bits.unpack_mask(self.legal_action_bits, rules.num_actions(self.board_size))
-        return mask & ~over
+        legal = jnp.where(over, jnp.uint32(0), self.legal_action_bits)  # a word, not an entry
+        return bits.unpack_mask(legal, rules.num_actions(self.board_size))
 
 
 @functools.cache
