@@ -61,8 +61,9 @@ def method_section(result: dict) -> str:
   one ends.
 - **Timing**: batch sizes {batch_sizes}; per figure a compile, a warm-up call, then the
   median of {result['runs']} timed runs (each at least {result['min_run_s']} s, ended by
-  `block_until_ready`); the systems take turns run by run. Each system's best batch size is
-  used for the ratios.
+  `block_until_ready`); every system at every batch size is compiled first, then they all take
+  turns run by run, so a busy spell of the machine costs each figure about one run. Each
+  system's best batch size is used for the ratios.
 """
 
 
@@ -85,15 +86,12 @@ def time_budget_section(tp: dict) -> str:
     """Nanoseconds per step of ours at the reference batch, split by the runs that leave a part
     out, next to what the two throughput targets allow. Empty if a run it needs is missing."""
     variants = {row["variant"]: row["steps_per_s"] for row in tp.get("variants", [])}
-    skipped = [row["steps_per_s"] for row in tp.get("harness", [])
-               if row["name"].endswith("step skipped")]
     figures = tp["headline"]
-    needed = ("8×8, draw rules on (default)", "8×8, repetition rule off",
-              "8×8, both draw rules off")
-    if not skipped or any(name not in variants for name in needed) or "openspiel" not in figures:
+    needed = (throughput.DEFAULT_RULES, "8×8, repetition rule off", "8×8, both draw rules off",
+              throughput.STEP_SKIPPED)
+    if any(name not in variants for name in needed) or "openspiel" not in figures:
         return ""
-    total, no_repetition, no_draws = (1e9 / variants[name] for name in needed)
-    around = 1e9 / skipped[0]
+    total, no_repetition, no_draws, around = (1e9 / variants[name] for name in needed)
     allowed = {"40× OpenSpiel": 1e9 / (40 * figures["openspiel"])}
     if "pgx_tic_tac_toe_best" in figures:
         allowed["0.5× pgx tic_tac_toe"] = 1e9 / (0.5 * figures["pgx_tic_tac_toe_best"])
@@ -122,7 +120,7 @@ def time_budget_section(tp: dict) -> str:
     table = markdown_table(["part of a step (batch " f"{tp['reference_batch']:,})", "ns"], rows)
     return f"""## Where the time goes
 
-From the runs below (the variants and the "step skipped" row, batch {tp['reference_batch']:,}),
+From the board size and draw rules runs below (batch {tp['reference_batch']:,}, timed together),
 each part as the difference of two runs:
 
 {table}
