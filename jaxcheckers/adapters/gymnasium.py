@@ -111,12 +111,11 @@ class LearnerGame:
 
     def view(self, learner: LearnerState, reward: jax.Array) -> LearnerView:
         game = learner.game
-        n = self.env.board_size
         learners_turn = game.current_player == learner.seat
         board = jnp.where(learners_turn, game.board, rules.flip(game.board))
         mask = game.legal_action_mask & learners_turn
         return LearnerView(
-            observation=rules.observation(board, n).astype(jnp.float32),
+            observation=rules.observation(board).astype(jnp.float32),
             action_mask=mask.astype(jnp.int8),
             reward=reward.astype(jnp.float32),
             terminated=game.terminated,

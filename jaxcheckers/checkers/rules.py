@@ -221,23 +221,11 @@ def continues_capture(step: Hop, lay: Layout) -> jax.Array:
 PLANE_PIECES = (MAN, KING, -MAN, -KING)
 
 
-def observation(board_or_position, n: int | None = None) -> jax.Array:
-    """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings.
-
-    Takes an int8 (…, n·n) board, or a Position with `n`.
-    """
-    if isinstance(board_or_position, Position):
-        return _planes_of_position(board_or_position, n)
-    board = jnp.asarray(board_or_position)
-    return _planes(board, board_size(board))
-
-
-@functools.partial(jax.jit, static_argnums=1)
-def _planes_of_position(p: Position, n: int) -> jax.Array:
-    return _planes(board_of(p, n), n)
-
-
-def _planes(board: jax.Array, n: int) -> jax.Array:
+def observation(board: jax.Array) -> jax.Array:
+    """bool (…, n, n, 4): own men, own kings, opponent men, opponent kings of an int8 (…, n·n)
+    board (mover's frame)."""
+    board = jnp.asarray(board)
+    n = board_size(board)
     # One comparison broadcast over a plane axis: XLA compiles it to one elementwise loop, where
     # stacking four planes (a concatenate of bool arrays) took about twice as long on the CPU.
     planes = board[..., None] == jnp.asarray(PLANE_PIECES, board.dtype)
