@@ -60,9 +60,8 @@ class CheckersState(NamedTuple):
     @property
     def legal_action_mask(self) -> jax.Array:
         """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
-        over = (self.terminated | self.truncated)[..., None]
-        legal = jnp.where(over, jnp.uint32(0), self.legal_action_bits)  # a word, not an entry
-        return bits.unpack_mask(legal, rules.num_actions(self.board_size))
+        over = self.terminated | self.truncated
+        return _legal_action_mask(self.legal_action_bits, over, self.board_size)
 
 
 @functools.cache
@@ -377,7 +376,18 @@ class Checkers(Env):
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
 
 
-@functools.partial(jax.jit, static_argnums=1)  # one dispatch when a host reads one state
+# The two readers below are jitted so that reading a property of one state on the host is one
+# dispatch, not a dozen; inside a caller's jit they are inlined as usual.
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array, n: int) -> jax.Array:
+    """The packed legal actions unpacked, all False where `over` (cleared by the word)."""
+    legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
+    return bits.unpack_mask(legal, rules.num_actions(n))
+
+
+@functools.partial(jax.jit, static_argnums=1)
 def _observation(position: rules.Position, n: int) -> jax.Array:
     """The observation planes of `position`, from its board computed once into memory.
 

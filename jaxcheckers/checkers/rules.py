@@ -69,7 +69,7 @@ def position_of(board: jax.Array, n: int) -> Position:
     return Position(bb.pack(dark > 0, lay), bb.pack(dark < 0, lay), bb.pack(abs(dark) == KING, lay))
 
 
-# The three readers below are jitted so that reading a property of one state on the host is one
+# The two readers below are jitted so that reading a property of one state on the host is one
 # dispatch, not a dozen; inside a caller's jit they are inlined as usual.
 
 
