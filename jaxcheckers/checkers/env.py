@@ -389,15 +389,22 @@ def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array, n: int) ->
 
 @functools.partial(jax.jit, static_argnums=1)
 def _observation(position: rules.Position, n: int) -> jax.Array:
-    """The observation planes of `position`, from its board computed once into memory.
+    """The observation planes of `position`.
 
-    Left to itself, XLA fuses the board into the loop that writes the planes and works out each
-    square's value once for each of its four planes. Pinned, the board is n² bytes a game written
-    once. Through the benchmark harness at batch 8,192 (AMD EPYC, 2 cores): 6×6 94 → 73 ns a
-    step, 10×10 355 → 260, 8×8 unchanged (there a square's value is one word shift).
+    XLA fuses the board into the loop that writes the (…, n, n, 4) planes, so each entry works
+    out its square's value from the bitsets again, with index arithmetic that is shifts where n
+    is a power of two and divisions elsewhere. There the board is computed once into memory
+    first (n² bytes a game), and each entry only loads and compares. Through the benchmark
+    harness at batch 8,192 (AMD EPYC, 2 cores), the board computed once against not: 6×6 73
+    against 94 ns a step, 10×10 260 against 355, 12×12 278 against 427. Where n is a power of
+    two, not computing it once is as fast on a quiet machine and faster while other work
+    contends for memory (the board's round trip costs more than the shifts): 4×4 66 against
+    74, 8×8 127 against 138, 16×16 607 against 626.
     """
     board = rules.board_of(position, n)
-    return rules.observation(computed_once(board, board))
+    if n & (n - 1):  # not a power of two
+        board = computed_once(board, board)
+    return rules.observation(board)
 
 
 def _kings_by_side(position: rules.Position) -> tuple[jax.Array, jax.Array]:
