@@ -61,9 +61,10 @@ def method_section(result: dict) -> str:
   one ends.
 - **Timing**: batch sizes {batch_sizes}; per figure a compile, a warm-up call, then the
   median of {result['runs']} timed runs (each at least {result['min_run_s']} s, ended by
-  `block_until_ready`); every system at every batch size is compiled first, then they all take
-  turns run by run, so a busy spell of the machine costs each figure about one run. Each
-  system's best batch size is used for the ratios.
+  `block_until_ready`); every figure of the run (each system at each batch size, the rule
+  variants, the harness alone, OpenSpiel) is compiled first, then they all take turns run by
+  run, so a busy spell of the machine costs each figure about one run and figures that are
+  compared come from the same moments. Each system's best batch size is used for the ratios.
 """
 
 

@@ -99,89 +99,111 @@ def measure_compile_times(games: list[JaxGame], batch_size: int) -> dict:
     return times
 
 
-def measure_sweep(games: list[JaxGame], batch_sizes, runs: int, min_run_s: float, sampler) -> dict:
-    """Steps per second of every game at every batch size.
-
-    Every (game, batch size) is compiled first, then all of them take turns run by run: a busy
-    spell of this shared machine then costs each figure about one of its runs, which the median
-    drops, instead of every run of the batch sizes it happened to fall on (our best batch size
-    and a peer's are compared, so a spell on either skewed the ratio).
-    """
-    rollouts = [TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s)
-                for batch_size in batch_sizes for game in games]
-    results = {game.name: [] for game in games}
-    for result in measure_together(rollouts, runs):
-        results[result.name].append(result.to_json())
-        print(f"  {result.name:<24} batch {result.batch_size:>6}: {rate(result.steps_per_s)} "
-              "steps/s", flush=True)
-    return results
+def sweep_rollouts(games: list[JaxGame], batch_sizes, min_run_s: float, sampler):
+    """Every game at every batch size, compiled and warmed up."""
+    return [TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s)
+            for batch_size in batch_sizes for game in games]
 
 
-def measure_variants(batch_size: int, runs: int, min_run_s: float, sampler) -> list[dict]:
-    variants = variant_games()
-    rollouts = [TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s)
-                for _, game in variants]
-    rows = []
-    for (label, game), result in zip(variants, measure_together(rollouts, runs), strict=True):
-        rows.append({"variant": label, "state_bytes": common.state_bytes(game)["total"],
-                     **result.to_json()})
-        print(f"  {label:<30}: {rate(result.steps_per_s)} steps/s", flush=True)
-    return rows
+def variant_rollouts(batch_size: int, min_run_s: float, sampler):
+    """(label, game, rollout) for each of `variant_games`."""
+    return [(label, game, TimedRollout(game, batch_size, sampler=sampler, min_run_s=min_run_s))
+            for label, game in variant_games()]
 
 
-def measure_harness(batch_size: int, runs: int, min_run_s: float) -> list[dict]:
-    """The harness with a rule-less game: the ceiling each action count allows, for both samplers;
-    and our game with both samplers."""
+def harness_rollouts(batch_size: int, min_run_s: float):
+    """(game, sampler name, rollout): the harness with a rule-less game, the ceiling each action
+    count allows, for both samplers; and our game with both samplers."""
     cases = [(harness_only_game(num_actions), name)
              for num_actions in (9, 65, 256) for name in common.SAMPLERS]
     cases += [(jaxcheckers_game("checkers", label=OURS), name) for name in common.SAMPLERS]
-    rollouts = [TimedRollout(game, batch_size, sampler=common.SAMPLERS[name], min_run_s=min_run_s)
-                for game, name in cases]
-    results = measure_together(rollouts, runs)
-    return [{"num_actions": game.num_actions, "sampler": name, **result.to_json()}
-            for (game, name), result in zip(cases, results, strict=True)]
+    return [(game, name, TimedRollout(game, batch_size, sampler=common.SAMPLERS[name],
+                                      min_run_s=min_run_s))
+            for game, name in cases]
 
 
-def measure_openspiel(runs: int, seconds_per_run: float, seed: int = 0) -> dict:
-    """OpenSpiel checkers in this process: random legal moves, the observation read every step."""
-    import pyspiel
+class OpenSpielRun:
+    """OpenSpiel checkers in this process, timed run by run like a `TimedRollout`: random legal
+    moves (`random.choice` over `legal_actions()`), the observation read every step."""
 
-    game = pyspiel.load_game("checkers")
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    games_ended = steps_total = 0
+    def __init__(self, seconds_per_run: float, seed: int = 0):
+        import pyspiel
 
-    def play(deadline: float):
-        nonlocal state, games_ended
+        self.game = pyspiel.load_game("checkers")
+        self.rng = random.Random(seed)
+        self.state = self.game.new_initial_state()
+        self.seconds_per_run = seconds_per_run
+        self.games_ended = 0
+        self._play(time.perf_counter() + 0.2)  # warm-up
+        self.games_ended = self.steps_total = 0
+        self.rates: list[float] = []
+        self.cpu_rates: list[float] = []
+
+    def _play(self, deadline: float) -> int:
         steps = 0
         while time.perf_counter() < deadline:
             for _ in range(64):  # look at the clock now and then only
-                if state.is_terminal():
-                    state = game.new_initial_state()
-                    games_ended += 1
-                state.apply_action(rng.choice(state.legal_actions()))
-                state.observation_tensor(max(state.current_player(), 0))  # 0 once it is over
+                if self.state.is_terminal():
+                    self.state = self.game.new_initial_state()
+                    self.games_ended += 1
+                self.state.apply_action(self.rng.choice(self.state.legal_actions()))
+                self.state.observation_tensor(max(self.state.current_player(), 0))  # 0: over
                 steps += 1
         return steps
 
-    play(time.perf_counter() + 0.2)  # warm-up
-    games_ended, rates, cpu_rates = 0, [], []
-    for _ in range(runs):
+    def run(self) -> None:
         start, cpu_start = time.perf_counter(), time.process_time()
-        steps = play(start + seconds_per_run)
-        rates.append(steps / (time.perf_counter() - start))
-        cpu_rates.append(steps / (time.process_time() - cpu_start))
-        steps_total += steps
-    return {
-        "name": OPENSPIEL,
-        "batch_size": 1,
-        "steps_per_s": statistics.median(rates),
-        "steps_per_cpu_s": statistics.median(cpu_rates),
-        "run_steps_per_s": rates,
-        "mean_game_length": steps_total / games_ended if games_ended else None,
-        "note": "one process, Python loop; random.choice over legal_actions(); "
-                "observation_tensor() of the player to move each step",
-    }
+        steps = self._play(start + self.seconds_per_run)
+        self.rates.append(steps / (time.perf_counter() - start))
+        self.cpu_rates.append(steps / (time.process_time() - cpu_start))
+        self.steps_total += steps
+
+    def result(self) -> dict:
+        ended = self.games_ended
+        return {
+            "name": OPENSPIEL,
+            "batch_size": 1,
+            "steps_per_s": statistics.median(self.rates),
+            "steps_per_cpu_s": statistics.median(self.cpu_rates),
+            "run_steps_per_s": self.rates,
+            "mean_game_length": self.steps_total / ended if ended else None,
+            "note": "one process, Python loop; random.choice over legal_actions(); "
+                    "observation_tensor() of the player to move each step",
+        }
+
+
+def measure_all(games: list[JaxGame], batch_sizes, reference_batch: int, runs: int,
+                min_run_s: float, sampler, seconds_per_openspiel_run: float | None) -> dict:
+    """The sweep, the variants, the harness alone and OpenSpiel, all timed in the same turns.
+
+    Everything is compiled first, then every figure takes its runs in turns with all the
+    others: a busy spell of this shared machine then costs each figure about one of its runs,
+    which the median drops, and figures that are compared (our best batch size against a
+    peer's; the variants and the step-skipped run of the time budget) come from the same
+    moments. Taken apart, a spell of tens of seconds took every run of the batch sizes or the
+    part of the run it fell on.
+    """
+    sweep = sweep_rollouts(games, batch_sizes, min_run_s, sampler)
+    variants = variant_rollouts(reference_batch, min_run_s, sampler)
+    harness = harness_rollouts(reference_batch, min_run_s)
+    spiel = [] if seconds_per_openspiel_run is None else [OpenSpielRun(seconds_per_openspiel_run)]
+    rollouts = sweep + [r for *_, r in variants] + [r for *_, r in harness] + spiel
+    print(f"  {len(rollouts)} compiled; timing them in turns ...", flush=True)
+    results = iter(measure_together(rollouts, runs))
+
+    measured = {"sweep": {game.name: [] for game in games}}
+    for result in (next(results) for _ in sweep):
+        measured["sweep"][result.name].append(result.to_json())
+    measured["variants"] = [
+        {"variant": label, "state_bytes": common.state_bytes(game)["total"],
+         **next(results).to_json()}
+        for label, game, _ in variants]
+    measured["harness"] = [
+        {"num_actions": game.num_actions, "sampler": name, **next(results).to_json()}
+        for game, name, _ in harness]
+    if spiel:
+        measured["openspiel"] = next(results)
+    return measured
 
 
 def measure_peak_rss(batch_size: int, runs: int, min_run_s: float) -> dict:
@@ -508,17 +530,11 @@ def main(argv: list[str] | None = None) -> int:
     result["compile"] = measure_compile_times(games, args.reference_batch)
     result["state_bytes"] = {game.name: common.state_bytes(game) for game in games}
     result["costs"] = {game.name: common.cost_per_game(game, sampler=sampler) for game in games}
-    print("batch-size sweep ...", flush=True)
-    result["sweep"] = measure_sweep(games, batch_sizes, runs, args.min_run_s, sampler)
-    print("board sizes and draw rules ...", flush=True)
-    result["variants"] = measure_variants(args.reference_batch, runs, args.min_run_s, sampler)
-    print("the harness alone ...", flush=True)
-    result["harness"] = measure_harness(args.reference_batch, runs, args.min_run_s)
+    print("compiling every system, batch size and variant ...", flush=True)
+    result.update(measure_all(games, batch_sizes, args.reference_batch, runs, args.min_run_s,
+                              sampler, None if args.no_peers else args.openspiel_seconds))
     print("peak memory ...", flush=True)
     result["peak_rss"] = measure_peak_rss(batch_sizes[-1], runs=1, min_run_s=0.0)
-    if not args.no_peers:
-        print("OpenSpiel ...", flush=True)
-        result["openspiel"] = measure_openspiel(runs, args.openspiel_seconds)
 
     result["headline"] = headline(result)
     result["targets"] = targets(result)
