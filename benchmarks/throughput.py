@@ -192,7 +192,8 @@ def measure_all(games: list[JaxGame], batch_sizes, reference_batch: int, runs: i
     results = iter(measure_together(rollouts, runs))
 
     measured = {"sweep": {game.name: [] for game in games}}
-    for result in (next(results) for _ in sweep):
+    for _ in sweep:
+        result = next(results)
         measured["sweep"][result.name].append(result.to_json())
     measured["variants"] = [
         {"variant": label, "state_bytes": common.state_bytes(game)["total"],
