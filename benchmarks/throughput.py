@@ -77,8 +77,9 @@ def variant_games() -> list[tuple[str, JaxGame]]:
     ]
     games = [(label, jaxcheckers_game("checkers", label=label, **options))
              for label, options in variants]
-    default = jaxcheckers_game("checkers", label=STEP_SKIPPED)
-    return [*games, (STEP_SKIPPED, common.step_skipped(default))]
+    skipped = common.step_skipped(jaxcheckers_game("checkers", label="8×8, default rules"))
+    assert skipped.name == STEP_SKIPPED, skipped.name
+    return [*games, (STEP_SKIPPED, skipped)]
 
 
 # -- the parts of the run ------------------------------------------------------------------------
@@ -134,7 +135,7 @@ class OpenSpielRun:
         self.state = self.game.new_initial_state()
         self.seconds_per_run = seconds_per_run
         self.games_ended = 0
-        self._play(time.perf_counter() + 0.2)  # warm-up
+        self._play(time.perf_counter() + 0.2)  # warm-up: its games and steps are not counted
         self.games_ended = self.steps_total = 0
         self.rates: list[float] = []
         self.cpu_rates: list[float] = []
