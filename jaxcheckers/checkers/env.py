@@ -376,8 +376,7 @@ class Checkers(Env):
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
 
 
-# The two readers below are jitted so that reading a property of one state on the host is one
-# dispatch, not a dozen; inside a caller's jit they are inlined as usual.
+# Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.
 
 
 @functools.partial(jax.jit, static_argnums=2)
