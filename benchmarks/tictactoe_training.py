@@ -22,15 +22,15 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import jax
+from jaxcheckers.training.config import TrainConfig, config_to_json
+from jaxcheckers.training.evaluation import match_rewards, summarize
+from jaxcheckers.training.ppo import make_train, make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine, markdown_table
 from jaxcheckers.agents.perfect import perfect_agent
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.tictactoe import TicTacToe
-from training.config import TrainConfig, config_to_json
-from training.evaluation import match_rewards, summarize
-from training.ppo import make_train, make_trainer
 
 
 def tictactoe_config(

@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 import jax
+from jaxcheckers.training.config import PRESETS, preset
+from jaxcheckers.training.ppo import make_trainer
 
+from jaxcheckers.agents.networks import sample_action
 from jaxcheckers.agents.random import random_play_step
-from training.config import PRESETS, preset
-from training.networks import sample_action
-from training.ppo import make_trainer
 
 RESULTS = Path(__file__).resolve().parent / "results" / "training_speed.json"
 

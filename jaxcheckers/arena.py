@@ -32,7 +32,7 @@ import numpy as np
 import jaxcheckers
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.pdn import HopRecord, PdnGame, format_games, hop_record, moves_from_hops
+from jaxcheckers.checkers.pdn import HopRecord, PdnGame, format_games, hop_record, moves_from_hops
 
 Z_95 = 1.959964  # two-sided 95% quantile of the standard normal
 
@@ -256,7 +256,7 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
 
 def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list[PdnGame]:
     """The games of a match as PDN games."""
-    from jaxcheckers.pdn import default_tags, result_text
+    from jaxcheckers.checkers.pdn import default_tags, result_text
 
     games = []
     for i in range(len(match.a_score)):

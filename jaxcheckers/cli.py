@@ -1,22 +1,27 @@
 """The `jaxcheckers` command: one entry point, a subcommand per job.
 
 Each subcommand lives in its own module, imported only when it is used, with two functions:
-`add_arguments(parser)` and `run(args) -> int | None`.
+`add_arguments(parser)` and `run(args) -> int | None`, and optionally `REQUIRES`, the modules it
+needs beyond jax (checked before it runs). The library's own subcommands are listed here; others
+(the trainer's `train`) register under the `jaxcheckers.commands` entry-point group, so the
+library never imports them by name.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import importlib.util
 import sys
 
 SUBCOMMANDS = {
-    "train": ("training.cli", "train a PPO self-play policy"),
     "demo": ("jaxcheckers.demo", "play random games, print one and the throughput"),
     "perft": ("jaxcheckers.perft", "count the positions reachable in k moves"),
     "arena": ("jaxcheckers.arena", "play agents against each other"),
     "play": ("jaxcheckers.play", "play a game in the terminal"),
 }
+ENTRY_POINT_GROUP = "jaxcheckers.commands"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,30 +29,48 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     requested = (sys.argv[1:] if argv is None else argv)[:1]
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
+    for name, (module_name, help_text) in available_commands().items():
         sub = commands.add_parser(name, help=help_text)
         # Only the chosen subcommand's module is imported (training pulls in flax and optax).
         if requested == [name]:
             module = _import(module_name)
-            if module is not None:
-                module.add_arguments(sub)
-                modules[name] = module
+            module.add_arguments(sub)
+            modules[name] = module
     args = parser.parse_args(argv)
-    if args.command not in modules:
-        parser.error(f"'{args.command}' is not available in this installation")
     return int(modules[args.command].run(args) or 0)
+
+
+def available_commands() -> dict[str, tuple[str, str]]:
+    """name -> (module, help): the library's subcommands, then the entry-point group's."""
+    found = dict(SUBCOMMANDS)
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, (entry.value, f"see jaxcheckers {entry.name} --help"))
+    return found
 
 
 def _import(module_name: str):
     try:
-        return importlib.import_module(module_name)
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        if error.name == module_name:
-            return None
-        raise SystemExit(
-            f"jaxcheckers: this command needs the package '{error.name}'; install the extra "
-            "that provides it, e.g. pip install 'jaxcheckers[training]'"
-        ) from error
+        raise SystemExit(_missing_message(error.name)) from None
+    for required in getattr(module, "REQUIRES", ()):
+        if not _importable(required):
+            raise SystemExit(_missing_message(required))
+    return module
+
+
+def _importable(module_name: str) -> bool:
+    try:
+        return importlib.util.find_spec(module_name) is not None
+    except ModuleNotFoundError:  # a missing parent package
+        return False
+
+
+def _missing_message(module_name: str | None) -> str:
+    return (
+        f"jaxcheckers: this command needs the package '{module_name}'; install the extra that "
+        "provides it, e.g. pip install 'jaxcheckers[training]'"
+    )
 
 
 if __name__ == "__main__":

@@ -27,9 +27,9 @@ import numpy as np
 import jaxcheckers
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.checkers.fen import state_from_fen
+from jaxcheckers.checkers.pdn import PdnGame, default_tags, format_game, hops_of_move, jitted_step
 from jaxcheckers.checkers.positions import absolute_board
 from jaxcheckers.checkers.render import describe_action, legal_moves, square_number
-from jaxcheckers.pdn import PdnGame, default_tags, format_game, hops_of_move, jitted_step
 
 PLAYER_NAMES = ("black", "white")
 HUMAN = "human"
@@ -271,7 +271,7 @@ def _status(state, seats) -> str:
 
 
 def _result(state) -> str:
-    from jaxcheckers.pdn import result_text
+    from jaxcheckers.checkers.pdn import result_text
 
     if not bool(state.terminated | state.truncated):
         return "*"

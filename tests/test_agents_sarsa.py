@@ -9,8 +9,8 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent, sarsa
+from jaxcheckers.checkers.pdn import hops_of_move, jitted_step
 from jaxcheckers.checkers.positions import from_board
-from jaxcheckers.pdn import hops_of_move, jitted_step
 
 ENV = jaxcheckers.make("checkers")
 

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers import arena, pdn
+from jaxcheckers import arena
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.checkers import pdn
 from jaxcheckers.cli import main
 
 ENV = jaxcheckers.make("checkers", board_size=6, max_steps=200)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers import pdn
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.checkers import pdn
 from jaxcheckers.checkers.fen import board_to_fen, fen_to_board, state_from_fen, state_to_fen
 from jaxcheckers.checkers.positions import absolute_board, from_board, to_mover_frame
 

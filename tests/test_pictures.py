@@ -8,8 +8,7 @@ import jax
 import pytest
 
 import jaxcheckers
-from jaxcheckers import pdn
-from jaxcheckers.checkers import pictures
+from jaxcheckers.checkers import pdn, pictures
 from jaxcheckers.checkers.positions import from_board
 
 ENV = jaxcheckers.make("checkers")

@@ -14,17 +14,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jaxcheckers.training.advantages import self_play_gae
+from jaxcheckers.training.checkpoints import RunCheckpoints, load_params, write_config
+from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json, preset
+from jaxcheckers.training.losses import clipped_surrogate, value_loss
 
-from jaxcheckers.tictactoe import TicTacToe
-from training.advantages import self_play_gae
-from training.checkpoints import RunCheckpoints, load_params, write_config
-from training.config import TrainConfig, config_from_json, config_to_json, preset
-from training.losses import clipped_surrogate, value_loss
-from training.networks import (
+from jaxcheckers.agents.networks import (
     masked_entropy,
     masked_log_prob,
     sample_action,
 )
+from jaxcheckers.tictactoe import TicTacToe
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -178,7 +178,7 @@ TINY = TrainConfig(
 
 @functools.cache
 def _trainer(**changes):
-    from training.ppo import make_trainer
+    from jaxcheckers.training.ppo import make_trainer
 
     return make_trainer(TINY.replace(**changes), env=TicTacToe())
 
@@ -242,8 +242,8 @@ FOUR_DEVICES = textwrap.dedent(
     """
     import jax, jax.numpy as jnp
     from jaxcheckers.tictactoe import TicTacToe
-    from training.config import TrainConfig
-    from training.ppo import make_trainer
+    from jaxcheckers.training.config import TrainConfig
+    from jaxcheckers.training.ppo import make_trainer
     assert jax.device_count() == 4, jax.devices()
     config = TrainConfig(game="tictactoe", num_envs=16, rollout_length=8, total_steps=256,
                          num_minibatches=2, num_epochs=1, hidden_sizes=(32,))
@@ -280,9 +280,10 @@ def test_training_runs_sharded_over_four_forced_cpu_devices():
 
 @pytest.mark.slow
 def test_a_tiny_tictactoe_run_improves_its_win_rate_against_random():
+    from jaxcheckers.training.evaluation import make_policy_evaluator, summarize
+    from jaxcheckers.training.ppo import make_trainer
+
     from jaxcheckers.agents import make_agent
-    from training.evaluation import make_policy_evaluator, summarize
-    from training.ppo import make_trainer
 
     env = TicTacToe()
     config = TINY.replace(

@@ -10,15 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jax
 import orbax.checkpoint as ocp
+from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json
 
-from training.config import TrainConfig, config_from_json, config_to_json
+from jaxcheckers.agents import policy
+from jaxcheckers.agents.policy import CHECKPOINT_DIR, CONFIG_FILE, find_run_dir
 
 __all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "load_params"]
-
-CONFIG_FILE = "config.json"
-CHECKPOINT_DIR = "checkpoints"
 
 
 def write_config(run_dir: str | Path, config: TrainConfig) -> None:
@@ -29,18 +27,6 @@ def write_config(run_dir: str | Path, config: TrainConfig) -> None:
 
 def read_config(run_dir: str | Path) -> TrainConfig:
     return config_from_json((Path(run_dir) / CONFIG_FILE).read_text())
-
-
-def find_run_dir(path: str | Path) -> tuple[Path, int | None]:
-    """(run directory, checkpoint step or None for the latest) for a run or checkpoint path."""
-    path = Path(path).resolve()
-    if (path / CONFIG_FILE).exists():
-        return path, None
-    if path.parent.name == CHECKPOINT_DIR and (path.parent.parent / CONFIG_FILE).exists():
-        return path.parent.parent, int(path.name)
-    raise FileNotFoundError(
-        f"{path} is neither a training run directory nor one of its checkpoints"
-    )
 
 
 class RunCheckpoints:
@@ -92,18 +78,6 @@ class RunCheckpoints:
 
 def load_params(path: str | Path):
     """(params, network, config) of the checkpoint at `path` (a run dir or a checkpoint dir)."""
-    from training.networks import make_network
-    from training.ppo import make_env
-
-    run_dir, step = find_run_dir(path)
-    config = read_config(run_dir)
-    env = make_env(config)
-    network = make_network(config, env.num_actions, tuple(env.observation_shape))
-    dummy = jax.numpy.zeros((1, *env.observation_shape), jax.numpy.float32)
-    template = jax.eval_shape(network.init, jax.random.PRNGKey(0), dummy)
-    checkpoints = RunCheckpoints(run_dir)
-    try:
-        params = checkpoints.restore_params(template, step)
-    finally:
-        checkpoints.close()
-    return params, network, config
+    params, network, _ = policy.load_params(path)
+    run_dir, _ = find_run_dir(path)
+    return params, network, read_config(run_dir)

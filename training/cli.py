@@ -21,9 +21,12 @@ import dataclasses
 import time
 from pathlib import Path
 
-from training.config import PRESETS
+from jaxcheckers.training.config import PRESETS
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "REQUIRES"]
+
+# What a run imports beyond jax (the `training` extra), checked by `jaxcheckers` before it starts.
+REQUIRES = ("flax", "optax", "orbax.checkpoint", "chex", "tqdm", "matplotlib")
 
 # CLI flag -> TrainConfig field, for the overrides a user is most likely to want.
 OVERRIDES = {
@@ -91,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace):
-    from training.config import preset
+    from jaxcheckers.training.config import preset
 
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
     for name in ("hidden_sizes", "network", "opponents", "eval_opponents"):
@@ -110,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
     if args.distributed:
         jax.distributed.initialize()
 
-    from training.checkpoints import RunCheckpoints, read_config, write_config
-    from training.ppo import data_mesh, make_trainer
+    from jaxcheckers.training.checkpoints import RunCheckpoints, read_config, write_config
+    from jaxcheckers.training.ppo import data_mesh, make_trainer
 
     if args.resume:
         run_dir = Path(args.resume)
@@ -143,9 +146,8 @@ def run(args: argparse.Namespace) -> int:
 def train_loop(trainer, state, checkpoints, run_dir: Path, args) -> None:
     import jax
     import numpy as np
+    from jaxcheckers.training.records import MetricsLog, plot_learning_curves
     from tqdm import tqdm
-
-    from training.records import MetricsLog, plot_learning_curves
 
     config = trainer.config
     evaluators = make_evaluators(trainer)
@@ -209,8 +211,9 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args) -> None:
 
 def make_evaluators(trainer) -> dict:
     """One jitted evaluator per evaluation opponent that exists; a message for the others."""
+    from jaxcheckers.training.evaluation import make_policy_evaluator
+
     from jaxcheckers.agents import make_agent
-    from training.evaluation import make_policy_evaluator
 
     config = trainer.config
     if not config.eval_every:
@@ -235,8 +238,7 @@ def make_evaluators(trainer) -> dict:
 
 def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
     import jax
-
-    from training.evaluation import summarize
+    from jaxcheckers.training.evaluation import summarize
 
     results = {}
     for spec, evaluator in evaluators.items():

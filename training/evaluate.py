@@ -1,8 +1,8 @@
 """Evaluate a trained policy against built-in agents, both seats; print and write the results.
 
-    .venv/bin/python -m training.evaluate runs/quick --opponents random --games 400
-    .venv/bin/python -m training.evaluate runs/long --opponents alphabeta:3 --games 400 \\
-        --opening-plies 4
+    .venv/bin/python -m jaxcheckers.training.evaluate runs/quick --opponents random --games 400
+    .venv/bin/python -m jaxcheckers.training.evaluate runs/long --opponents alphabeta:3 \\
+        --games 400 --opening-plies 4
 
 The policy plays greedily (its most probable legal move); it takes seat 0 in half the games and
 seat 1 in the other half. The first `--opening-plies` steps of each game are random legal moves
@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 import jax
+from jaxcheckers.training.checkpoints import find_run_dir, load_params
+from jaxcheckers.training.evaluation import make_policy_evaluator, summarize
+from jaxcheckers.training.ppo import make_env
 
 from jaxcheckers.agents import make_agent
-from training.checkpoints import find_run_dir, load_params
-from training.evaluation import make_policy_evaluator, summarize
-from training.ppo import make_env
 
 
 def main(argv=None) -> int:

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from training.networks import masked_entropy, masked_log_prob
+from jaxcheckers.agents.networks import masked_entropy, masked_log_prob
 
 __all__ = ["Batch", "LossTerms", "clipped_surrogate", "value_loss", "ppo_loss"]
 

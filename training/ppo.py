@@ -25,13 +25,14 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from jaxcheckers.training.advantages import self_play_gae
+from jaxcheckers.training.config import TrainConfig
+from jaxcheckers.training.losses import Batch, ppo_loss
 
 import jaxcheckers
+from jaxcheckers.agents.networks import make_network, masked_log_prob, sample_action
+from jaxcheckers.agents.policy import network_options
 from jaxcheckers.core import step_autoreset
-from training.advantages import self_play_gae
-from training.config import TrainConfig
-from training.losses import Batch, ppo_loss
-from training.networks import make_network, masked_log_prob, sample_action
 
 __all__ = ["TrainState", "Trainer", "make_trainer", "make_train", "make_env", "data_mesh"]
 
@@ -94,15 +95,7 @@ class Trainer(NamedTuple):
 
 def make_env(config: TrainConfig):
     """The env the config names, through `jaxcheckers.make`."""
-    try:
-        return jaxcheckers.make(config.game, **config.env_options)
-    except ValueError:
-        if config.game != "tictactoe":
-            raise
-        # Until make() lists tic-tac-toe, build it directly.
-        from jaxcheckers.tictactoe import TicTacToe
-
-        return TicTacToe(**config.env_options)
+    return jaxcheckers.make(config.game, **config.env_options)
 
 
 def data_mesh(devices=None) -> Mesh:
@@ -154,7 +147,9 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     if (config.num_envs // num_devices) % config.num_minibatches:
         raise ValueError("num_minibatches must divide the games on each device")
 
-    network = make_network(config, env.num_actions, tuple(env.observation_shape))
+    network = make_network(
+        env.num_actions, tuple(env.observation_shape), **network_options(config)
+    )
     optimizer = make_optimizer(config)
     batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
     num_envs = config.num_envs

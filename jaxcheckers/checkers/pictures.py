@@ -145,8 +145,8 @@ def save_png(position, path, *, size_inches: float = 4.0, dpi: int = 100, **opti
 
 def game_frames(env, start_state, actions) -> list[tuple[np.ndarray, str]]:
     """(absolute board, caption) after every whole move of a game, starting with its start."""
+    from jaxcheckers.checkers.pdn import jitted_step
     from jaxcheckers.checkers.render import describe_action
-    from jaxcheckers.pdn import jitted_step
 
     step = jitted_step(env)
     state = start_state

@@ -2,7 +2,8 @@
 
 One network plays both seats: the observation is always in the frame of the player to move, the
 logits are over the env's actions (also in the mover's frame) and the value is that player's
-expected outcome, in [-1, 1].
+expected outcome, in [-1, 1]. The trainer builds them and a trained policy's agent plays with
+them, so they live here, beside the agents, and need flax only.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from collections.abc import Sequence
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
-
-from training.config import TrainConfig
 
 __all__ = [
     "MLPActorCritic",
@@ -71,16 +70,24 @@ class ConvActorCritic(nn.Module):
 
 
 def make_network(
-    config: TrainConfig, num_actions: int, observation_shape: tuple[int, ...]
+    num_actions: int,
+    observation_shape: tuple[int, ...],
+    *,
+    network: str = "mlp",
+    hidden_sizes: Sequence[int] = (256, 256),
+    conv_channels: int = 64,
+    conv_blocks: int = 4,
 ) -> nn.Module:
-    """The network `config` asks for. The conv network needs a (H, W, C) observation."""
-    if config.network == "conv":
+    """The network called `network` ("mlp" or "conv"; the conv one needs (H, W, C) boards)."""
+    if network == "conv":
         if len(observation_shape) != 3:
             raise ValueError(
                 f"the conv network needs (H, W, C) observations, got {observation_shape}"
             )
-        return ConvActorCritic(num_actions, config.conv_channels, config.conv_blocks)
-    return MLPActorCritic(num_actions, tuple(config.hidden_sizes))
+        return ConvActorCritic(num_actions, conv_channels, conv_blocks)
+    if network != "mlp":
+        raise ValueError(f"network must be mlp or conv, not {network!r}")
+    return MLPActorCritic(num_actions, tuple(hidden_sizes))
 
 
 def masked_logits(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
