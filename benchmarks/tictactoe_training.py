@@ -23,13 +23,13 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
 
 import jax
 from jaxcheckers.training.config import TrainConfig, config_to_json
-from jaxcheckers.training.evaluation import match_rewards, summarize
 from jaxcheckers.training.ppo import make_train, make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine, markdown_table
 from jaxcheckers.agents.perfect import perfect_agent
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.arena import play_match, summarize
 from jaxcheckers.tictactoe import TicTacToe
 
 
@@ -129,10 +129,9 @@ def main() -> None:
     opponents = {"random": random_agent, "perfect": perfect_agent(env)}
     results = {}
     for name, opponent in opponents.items():
-        play = jax.jit(
-            lambda key, opponent=opponent: match_rewards(env, policy, opponent, key, args.games)
-        )
-        results[name] = summarize(play(jax.random.key(1000 + args.seed)))._asdict()
+        match = play_match(env, policy, opponent, args.games, jax.random.key(1000 + args.seed))
+        summary = summarize(match.a_score)
+        results[name] = {"wins": summary.wins, "draws": summary.draws, "losses": summary.losses}
 
     rows = [[name, r["wins"], r["draws"], r["losses"]] for name, r in results.items()]
     print(f"trained {config.total_steps:,} steps in {train_s:.0f} s (+ {compile_s:.0f} s compile)")

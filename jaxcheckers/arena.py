@@ -2,11 +2,14 @@
 
     jaxcheckers arena alphabeta:3 random --games 1000
     jaxcheckers arena random alphabeta:1 alphabeta:2 --games 200     (a round-robin table)
+    jaxcheckers arena --game tictactoe perfect random --games 100
 
-Game i puts agent A on black (player 0, moves first) when i is even and on white when it is odd.
-The first `--opening-plies` turns of every game are random legal moves, so deterministic agents
-meet in many different positions. All games of a match run together, batched, in one compiled
-`lax.while_loop` that stops when the last game ends.
+The one match runner of the project, for every game: the CLI, the trainer's evaluations and the
+benchmarks all play through `play_games`. Game i puts agent A in seat 0 (moves first) when i is
+even and in seat 1 when it is odd. The first `opening_plies` turns of every game are random legal
+moves, so deterministic agents meet in many different positions; a turn is a player's whole
+move (a checkers capture sequence of several hops is one turn). All games of a match run
+together, batched, in one compiled `lax.while_loop` that stops when the last game ends.
 
 Score = (wins + draws / 2) / games, from A's side. A game cut at the step limit is a draw. The 95%
 interval is the Wilson score interval on that score (a draw counted as half a win: conservative,
@@ -18,118 +21,141 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import sys
 import time
-from functools import partial
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jaxcheckers
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.checkers.pdn import HopRecord, PdnGame, format_games, hop_record, moves_from_hops
+from jaxcheckers.cli import add_game_arguments, env_from_arguments
 
 Z_95 = 1.959964  # two-sided 95% quantile of the standard normal
+UNLIMITED_GAME_CAP = 10_000  # env steps, for an env that never truncates: a draw at the cap
 
-__all__ = ["Match", "play_match", "Summary", "summarize", "elo_difference", "add_arguments", "run"]
+__all__ = [
+    "Outcome",
+    "Match",
+    "play_games",
+    "play_match",
+    "Summary",
+    "summarize",
+    "elo_difference",
+    "add_arguments",
+    "run",
+]
+
+
+class Outcome(NamedTuple):
+    """What `play_games` returns for a batch of G games (jax arrays)."""
+
+    a_score: jax.Array  # float32 (G,)  1 win, 0.5 draw (or cut), 0 loss for A
+    rewards: jax.Array  # float32 (G, 2)  rewards of the step that ended each game, by player
+    truncated: jax.Array  # bool (G,)  cut at the step limit (or at UNLIMITED_GAME_CAP)
+    length: jax.Array  # int32 (G,)  env steps played
+    actions: jax.Array  # int32 (G, T)  the actions played (T = 0 unless recorded)
 
 
 class Match(NamedTuple):
     """The games of one match, A against B (numpy arrays on the host)."""
 
-    a_is_black: np.ndarray  # bool (G,)
-    a_score: np.ndarray  # float32 (G,)  1 win, 0.5 draw, 0 loss for A
-    rewards: np.ndarray  # float32 (G, 2)  last rewards, indexed by player
+    a_plays_first: np.ndarray  # bool (G,)  A was player 0
+    a_score: np.ndarray  # float32 (G,)
+    rewards: np.ndarray  # float32 (G, 2)
     truncated: np.ndarray  # bool (G,)
-    length: np.ndarray  # int32 (G,)  hops played
-    hops: HopRecord  # each field (G, T)  what was played, for PDN
+    length: np.ndarray  # int32 (G,)  env steps played
+    actions: np.ndarray  # int32 (G, T)  the actions played, T = 0 unless recorded
+    reset_keys: np.ndarray  # (G,) the key each game was reset with (to replay it)
 
 
 class _Carry(NamedTuple):
     state: object  # batched game state
     key: jax.Array
-    t: jax.Array  # int32 ()  hops played so far (by the longest game)
+    t: jax.Array  # int32 ()  env steps taken by the longest game
     turns: jax.Array  # int32 (G,)  whole turns completed per game
     length: jax.Array  # int32 (G,)
-    final_rewards: jax.Array  # float32 (G, 2)  rewards of the step that ended each game
-    hops: HopRecord  # each field (G, T)
+    final_rewards: jax.Array  # float32 (G, 2)
+    actions: jax.Array  # int32 (G, T)
 
 
-def make_match(env, agent_a, agent_b, *, opening_plies: int = 0, record_hops: int | None = None):
-    """A jitted `play(key, a_is_black) -> (truncated, final rewards, lengths, hops)` for a batch.
+def play_games(
+    env,
+    agent_a,
+    agent_b,
+    key: jax.Array,
+    a_plays_first: jax.Array,
+    *,
+    opening_plies: int = 0,
+    reset_keys: jax.Array | None = None,
+    record: bool = False,
+) -> Outcome:
+    """Plays one batch of games of A against B to their ends. Pure: jit it, vmap it.
 
-    `record_hops` is the longest game recorded (default: the env's step limit).
+    a_plays_first: bool [G], A is player 0 in game g. reset_keys: [G] keys for `env.reset`
+    (default: split from `key`). record: keep every action played, [G, step limit].
     """
-    steps = record_hops or env.max_steps
-    if steps is None:
-        raise ValueError("the arena needs an env with a step limit (max_steps)")
-    n = env.board_size
+    games = a_plays_first.shape[0]
+    limit = env.max_steps or UNLIMITED_GAME_CAP
+    if reset_keys is None:
+        reset_keys, key = jax.random.split(key)
+        reset_keys = jax.random.split(reset_keys, games)
+    carry = _Carry(
+        state=jax.vmap(env.reset)(reset_keys),
+        key=key,
+        t=jnp.int32(0),
+        turns=jnp.zeros(games, jnp.int32),
+        length=jnp.zeros(games, jnp.int32),
+        final_rewards=jnp.zeros((games, 2), jnp.float32),
+        actions=jnp.zeros((games, limit if record else 0), jnp.int32),
+    )
 
-    def play(key: jax.Array, a_is_black: jax.Array):
-        games = a_is_black.shape[0]
-        reset_key, key = jax.random.split(key)
-        state = jax.vmap(env.reset)(jax.random.split(reset_key, games))
-        empty = HopRecord(
-            player=jnp.zeros((games, steps), jnp.int32),
-            start=jnp.zeros((games, steps), jnp.int32),
-            end=jnp.zeros((games, steps), jnp.int32),
-            capture=jnp.zeros((games, steps), bool),
-            continues=jnp.zeros((games, steps), bool),
-        )
-        carry = _Carry(
+    def live(c: _Carry) -> jax.Array:
+        return ~(c.state.terminated | c.state.truncated)
+
+    def keep_going(c: _Carry) -> jax.Array:
+        return (c.t < limit) & live(c).any()
+
+    def one_step(c: _Carry) -> _Carry:
+        key, key_a, key_b, key_random = jax.random.split(c.key, 4)
+        act = lambda agent, k: jax.vmap(agent)(c.state, jax.random.split(k, games))  # noqa: E731
+        a_to_move = (c.state.current_player == 0) == a_plays_first
+        action = jnp.where(a_to_move, act(agent_a, key_a), act(agent_b, key_b))
+        action = jnp.where(c.turns < opening_plies, act(random_agent, key_random), action)
+        playing = live(c)
+        state = jax.vmap(env.step)(c.state, action)
+        over = state.terminated | state.truncated
+        turn_over = (state.current_player != c.state.current_player) | over
+        actions = c.actions
+        if record:
+            actions = actions.at[:, c.t].set(jnp.where(playing, action, 0))
+        return _Carry(
             state=state,
             key=key,
-            t=jnp.int32(0),
-            turns=jnp.zeros(games, jnp.int32),
-            length=jnp.zeros(games, jnp.int32),
-            final_rewards=jnp.zeros((games, 2), jnp.float32),
-            hops=empty,
+            t=c.t + 1,
+            turns=c.turns + (playing & turn_over),
+            length=c.length + playing,
+            # A finished game's later steps carry zero rewards: keep those of its last step.
+            final_rewards=jnp.where(playing[:, None], state.rewards, c.final_rewards),
+            actions=actions,
         )
 
-        def live(c: _Carry):
-            return ~(c.state.terminated | c.state.truncated)
-
-        def keep_going(c: _Carry):
-            return (c.t < steps) & live(c).any()
-
-        def one_hop(c: _Carry) -> _Carry:
-            key, key_a, key_b, key_random = jax.random.split(c.key, 4)
-            action_a = jax.vmap(agent_a)(c.state, jax.random.split(key_a, games))
-            action_b = jax.vmap(agent_b)(c.state, jax.random.split(key_b, games))
-            action_random = jax.vmap(random_agent)(c.state, jax.random.split(key_random, games))
-            a_to_move = (c.state.current_player == 0) == a_is_black
-            action = jnp.where(a_to_move, action_a, action_b)
-            action = jnp.where(c.turns < opening_plies, action_random, action)
-
-            playing = live(c)
-            record = jax.vmap(partial(hop_record, n=n))(c.state, action)
-            hops = jax.tree.map(
-                lambda log, new: log.at[:, c.t].set(jnp.where(playing, new, log[:, c.t])),
-                c.hops,
-                record,
-            )
-            state = jax.vmap(env.step)(c.state, action)
-            turn_over = (state.jumper < 0) | state.terminated | state.truncated
-            return _Carry(
-                state=state,
-                key=key,
-                t=c.t + 1,
-                turns=c.turns + (playing & turn_over),
-                length=c.length + playing,
-                # A finished game's later steps carry zero rewards: keep those of its last step.
-                final_rewards=jnp.where(playing[:, None], state.rewards, c.final_rewards),
-                hops=hops,
-            )
-
-        final = jax.lax.while_loop(keep_going, one_hop, carry)
-        return final.state.truncated, final.final_rewards, final.length, final.hops
-
-    return jax.jit(play)
+    final = jax.lax.while_loop(keep_going, one_step, carry)
+    cut = final.state.truncated | live(final)  # still playing at the cap: cut, a draw
+    first_result = jnp.sign(final.final_rewards[:, 0] - final.final_rewards[:, 1])
+    a_result = jnp.where(cut, 0.0, jnp.where(a_plays_first, first_result, -first_result))
+    return Outcome(
+        a_score=(a_result + 1) / 2,
+        rewards=final.final_rewards,
+        truncated=cut,
+        length=final.length,
+        actions=final.actions,
+    )
 
 
 def play_match(
@@ -141,41 +167,54 @@ def play_match(
     *,
     opening_plies: int = 0,
     batch_size: int | None = None,
+    record: bool = False,
 ) -> Match:
-    """Plays `games` games of A against B, A on black in the even-numbered ones."""
+    """Plays `games` games of A against B, A first in the even-numbered ones (host arrays)."""
     batch_size = min(batch_size or games, games)
-    play = make_match(env, agent_a, agent_b, opening_plies=opening_plies)
+    if not jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.wrap_key_data(key)  # a raw PRNGKey
+    play = _compiled_games(env, agent_a, agent_b, opening_plies, record)
     parts = []
     for first in range(0, games, batch_size):
         count = min(batch_size, games - first)
-        a_is_black = (np.arange(first, first + count) % 2) == 0
+        a_plays_first = (np.arange(first, first + count) % 2) == 0
+        batch_key, play_key = jax.random.split(jax.random.fold_in(key, first))
+        reset_keys = jax.random.split(batch_key, batch_size)
         # Pad the last batch to the compiled shape; the padding games are dropped after.
-        padded = np.resize(a_is_black, batch_size)
-        outcome = play(jax.random.fold_in(key, first), jnp.asarray(padded))
-        parts.append(_to_host(*outcome, a_is_black, count))
-    return Match(*(_concat([getattr(p, f) for p in parts]) for f in Match._fields))
+        padded = jnp.asarray(np.resize(a_plays_first, batch_size))
+        outcome = jax.device_get(play(play_key, padded, reset_keys))
+        trim = lambda x, count=count: np.asarray(x)[:count]  # noqa: E731
+        parts.append(
+            Match(
+                a_plays_first,
+                *(trim(x) for x in outcome),
+                reset_keys=trim(jax.random.key_data(reset_keys)),
+            )
+        )
+    return Match(*(np.concatenate(fields) for fields in zip(*parts, strict=True)))
 
 
-def _to_host(truncated, rewards, length, hops, a_is_black, count) -> Match:
-    rewards = np.asarray(rewards)[:count]
-    truncated = np.asarray(truncated)[:count]
-    black_result = np.sign(rewards[:, 0] - rewards[:, 1])  # +1 black won, −1 white won, 0 drawn
-    a_result = np.where(a_is_black, black_result, -black_result)
-    a_result = np.where(truncated, 0.0, a_result)
-    return Match(
-        a_is_black=a_is_black,
-        a_score=((a_result + 1) / 2).astype(np.float32),
-        rewards=rewards,
-        truncated=truncated,
-        length=np.asarray(length)[:count],
-        hops=jax.tree.map(lambda x: np.asarray(x)[:count], hops),
-    )
+@functools.lru_cache(maxsize=16)
+def _compiled_games(env, agent_a, agent_b, opening_plies: int, record: bool):
+    def play(key, a_plays_first, reset_keys):
+        return play_games(
+            env,
+            agent_a,
+            agent_b,
+            key,
+            a_plays_first,
+            opening_plies=opening_plies,
+            reset_keys=reset_keys,
+            record=record,
+        )
+
+    return jax.jit(play)
 
 
-def _concat(values):
-    if isinstance(values[0], HopRecord):
-        return HopRecord(*(np.concatenate(fields) for fields in zip(*values, strict=True)))
-    return np.concatenate(values)
+def replay_start(env, match: Match, game: int):
+    """The start state of game `game` of `match` (unbatched, host arrays)."""
+    key = jax.random.wrap_key_data(match.reset_keys[game])
+    return jax.device_get(env.reset(key))
 
 
 # -- statistics ------------------------------------------------------------------------------------
@@ -193,6 +232,10 @@ class Summary:
     elo: float
     elo_low: float
     elo_high: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / max(self.games, 1)
 
 
 def elo_difference(score: float) -> float:
@@ -254,20 +297,20 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
 # -- PDN ------------------------------------------------------------
 
 
-def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list[PdnGame]:
-    """The games of a match as PDN games."""
-    from jaxcheckers.checkers.pdn import default_tags, result_text
+def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list:
+    """The games of a recorded checkers match as PDN games (replayed on the host)."""
+    from jaxcheckers.checkers.pdn import game_from_actions
 
     games = []
     for i in range(len(match.a_score)):
-        hops = jax.tree.map(lambda x, i=i: x[i], match.hops)
-        moves, movers = moves_from_hops(hops, int(match.length[i]))
-        black, white = (a, b) if match.a_is_black[i] else (b, a)
-        result = result_text(match.rewards[i], bool(match.truncated[i]))
-        tags = default_tags(env, None, Event="jaxcheckers arena", Round=str(first_round + i))
-        tags.update(Black=black, White=white)
-        tags["Result"] = result
-        games.append(PdnGame(tags, moves, movers, result))
+        first, second = (a, b) if match.a_plays_first[i] else (b, a)
+        actions = match.actions[i, : match.length[i]]
+        tags = {"Event": "jaxcheckers arena", "Round": str(first_round + i)}
+        games.append(
+            game_from_actions(
+                env, replay_start(env, match, i), actions, Black=first, White=second, **tags
+            )
+        )
     return games
 
 
@@ -277,15 +320,17 @@ def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
+    add_game_arguments(parser)
     parser.add_argument("--games", type=int, default=100, help="games per pair (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--opening-plies", type=int, default=0, help="random turns at the start of every game"
     )
-    parser.add_argument("--board-size", type=int, default=8)
-    parser.add_argument("--max-steps", type=int, default=1000, help="hops before a game is cut")
+    parser.add_argument(
+        "--max-steps", type=int, default=None, help="env steps before a game is cut (a draw)"
+    )
     parser.add_argument("--batch-size", type=int, default=None, help="games played at once")
-    parser.add_argument("--pdn", metavar="FILE", help="save every game to FILE as PDN")
+    parser.add_argument("--pdn", metavar="FILE", help="save every game to FILE as PDN (checkers)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -296,8 +341,12 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.pdn and args.game != "checkers":
+        print("arena: --pdn writes checkers games only", file=sys.stderr)
+        return 2
     try:
-        env = jaxcheckers.make("checkers", board_size=args.board_size, max_steps=args.max_steps)
+        extra = {} if args.max_steps is None else {"max_steps": args.max_steps}
+        env = env_from_arguments(args, **extra)
         agents = {spec: make_agent(spec, env) for spec in dict.fromkeys(args.agents)}
     except (ValueError, OSError) as error:
         print(f"arena: {error}", file=sys.stderr)
@@ -319,6 +368,7 @@ def run(args: argparse.Namespace) -> int:
             jax.random.fold_in(key, index),
             opening_plies=args.opening_plies,
             batch_size=args.batch_size,
+            record=bool(args.pdn),
         )
         seconds = time.perf_counter() - start
         summary = summarize(match.a_score)
@@ -330,6 +380,8 @@ def run(args: argparse.Namespace) -> int:
             print()
 
     if args.pdn:
+        from jaxcheckers.checkers.pdn import format_games
+
         with open(args.pdn, "w", encoding="utf-8") as file:
             file.write(format_games(pdn_games))
     if args.json:
@@ -345,8 +397,11 @@ def run(args: argparse.Namespace) -> int:
 def _finite(result: dict) -> dict:
     """JSON has no infinity: an infinite Elo difference is written as the string "inf"/"-inf"."""
     return {
-        key: (("inf" if value > 0 else "-inf") if isinstance(value, float) and math.isinf(value)
-              else value)
+        key: (
+            ("inf" if value > 0 else "-inf")
+            if isinstance(value, float) and math.isinf(value)
+            else value
+        )
         for key, value in result.items()
     }
 

@@ -48,7 +48,7 @@ def illegal_agent(state, key):
 
 def test_seats_swap_and_scores_are_from_a_side():
     match = arena.play_match(ENV, illegal_agent, random_agent, 6, jax.random.key(0), batch_size=4)
-    assert match.a_is_black.tolist() == [True, False, True, False, True, False]
+    assert match.a_plays_first.tolist() == [True, False, True, False, True, False]
     # Black games: A forfeits at its first move. White games: after one random move by black.
     assert (match.a_score == 0).all()
     assert match.length.tolist() == [1, 2, 1, 2, 1, 2]
@@ -57,7 +57,9 @@ def test_seats_swap_and_scores_are_from_a_side():
 
 
 def test_recorded_games_replay_to_the_same_results():
-    match = arena.play_match(ENV, random_agent, random_agent, 8, jax.random.key(1), opening_plies=2)
+    match = arena.play_match(
+        ENV, random_agent, random_agent, 8, jax.random.key(1), opening_plies=2, record=True
+    )
     games = arena.match_games(match, "random", "random", ENV)
     parsed = pdn.parse_pdn(pdn.format_games(games))
     assert len(parsed) == 8
@@ -101,3 +103,41 @@ def test_round_robin_table_and_pdn_file(capsys, tmp_path):
 def test_bad_agent_names_are_reported_not_raised(capsys):
     assert main(["arena", "random", "nonsense", "--games", "2"]) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+def test_opening_plies_are_whole_turns_in_every_game():
+    """A forfeits at its first own choice: what came before is exactly the random opening."""
+    tictactoe = jaxcheckers.make("tictactoe")
+    match = arena.play_match(
+        tictactoe, illegal_agent, random_agent, 4, jax.random.key(2), opening_plies=3
+    )
+    # Three random turns leave player 1 to move: A itself where it plays second (odd games),
+    # else B moves once first.
+    assert match.length.tolist() == [5, 4, 5, 4]
+
+    checkers = arena.play_match(
+        ENV, illegal_agent, random_agent, 16, jax.random.key(3), opening_plies=12, record=True
+    )
+    step = jax.jit(ENV.step)
+    for game in range(16):
+        state = arena.replay_start(ENV, checkers, game)
+        turns = 0
+        for action in checkers.actions[game, : checkers.length[game] - 1]:
+            before = int(state.current_player)
+            state = step(state, action)
+            turns += int(state.current_player) != before
+        if not bool(state.terminated | state.truncated):
+            assert turns == 12 + (game % 2), game  # odd games: B's own turn after the opening
+
+
+def test_the_arena_plays_tictactoe_from_the_command(capsys):
+    code = main(["arena", "--game", "tictactoe", "perfect", "random", "--games", "40", "--json"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)["matches"][0]
+    assert result["games"] == 40 and result["losses"] == 0 and result["wins"] > 20
+
+
+def test_board_size_is_refused_where_a_game_has_none(capsys):
+    argv = ["arena", "--game", "tictactoe", "random", "random", "--max-steps", "5"]
+    assert main(argv) == 2
+    assert "tictactoe" in capsys.readouterr().err

@@ -17,7 +17,6 @@ number).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from pathlib import Path
 
@@ -260,11 +259,3 @@ def _crossed(previous: int, now: int, every: int) -> bool:
 def _plain(value):
     """A JSON-ready Python number from a numpy scalar."""
     return value.item() if hasattr(value, "item") else value
-
-
-def describe_presets() -> str:
-    lines = []
-    for name, config in PRESETS.items():
-        fields = dataclasses.asdict(config)
-        lines.append(f"{name}: num_envs={fields['num_envs']} total_steps={fields['total_steps']}")
-    return "\n".join(lines)

@@ -25,18 +25,14 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.fen import board_to_fen, fen_to_board, state_to_fen
-from jaxcheckers.checkers.positions import absolute_board, from_board
+from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.checkers.render import describe_action, legal_moves
 
 __all__ = [
     "PdnGame",
-    "HopRecord",
-    "hop_record",
-    "moves_from_hops",
     "game_from_actions",
     "format_game",
     "format_games",
@@ -58,55 +54,6 @@ class PdnGame:
     moves: list[str]
     movers: list[int]  # 0 black, 1 white; one per move (a pass variant can repeat a side)
     result: str = "*"
-
-
-# -- recording games as they are played (traceable, for batched arenas) ---------------------------
-
-
-class HopRecord(NamedTuple):
-    player: jax.Array  # int32 ()  who made the hop
-    start: jax.Array  # int32 ()  printed square number (1..n²/2) the piece left
-    end: jax.Array  # int32 ()  printed square number it reached
-    capture: jax.Array  # bool ()
-    continues: jax.Array  # bool ()  the hop goes on a capture sequence begun earlier
-
-
-def hop_record(state, action: jax.Array, n: int) -> HopRecord:
-    """What a person writes down for `action` in one (unbatched) state. Traceable."""
-    square, direction = action % (n * n), action // (n * n)
-    delta = jnp.array([dr * n + dc for dr, dc in rules.DIRECTIONS], jnp.int32)[direction]
-    capture = state.board[jnp.clip(square + delta, 0, n * n - 1)] < 0
-    end = square + jnp.where(capture, 2, 1) * delta
-    # Absolute squares: the mover's frame of player 1 is the board turned around.
-    flip = state.current_player == 1
-    start_abs = jnp.where(flip, n * n - 1 - square, square)
-    end_abs = jnp.where(flip, n * n - 1 - end, end)
-    return HopRecord(
-        player=state.current_player.astype(jnp.int32),
-        start=_printed_number(start_abs, n),
-        end=_printed_number(end_abs, n),
-        capture=capture,
-        continues=state.jumper >= 0,
-    )
-
-
-def _printed_number(square: jax.Array, n: int) -> jax.Array:
-    row, col = square // n, square % n
-    return (row * (n // 2) + col // 2 + 1).astype(jnp.int32)
-
-
-def moves_from_hops(hops: HopRecord, length: int) -> tuple[list[str], list[int]]:
-    """Whole-turn move texts and their movers from the first `length` hops of one game (numpy)."""
-    hops = jax.tree.map(np.asarray, hops)
-    moves, movers = [], []
-    for t in range(length):
-        sep = "x" if hops.capture[t] else "-"
-        if hops.continues[t] and moves:
-            moves[-1] += f"x{int(hops.end[t])}"
-        else:
-            moves.append(f"{int(hops.start[t])}{sep}{int(hops.end[t])}")
-            movers.append(int(hops.player[t]))
-    return moves, movers
 
 
 def result_text(rewards, truncated: bool) -> str:
@@ -354,8 +301,3 @@ def _find_hops(step, state, squares: list[int], capture: bool) -> list[int] | No
             if tail is not None:
                 return [action, *tail]
     return None
-
-
-def board_after(env, game: PdnGame) -> np.ndarray:
-    """The absolute board at the end of `game` (handy in tests and for pictures)."""
-    return absolute_board(replay(env, game).states[-1])

@@ -33,7 +33,7 @@ __all__ = [
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins", "union",
     "legal_moves", "action_bits", "mask_of", "hop", "continues_capture", "observation",
     "square_and_direction",
-    "moves", "legal_action_mask", "apply_hop", "can_jump_from", "flip", "Moves",
+    "moves", "legal_action_mask", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
 
@@ -254,23 +254,6 @@ def moves(board: jax.Array, n: int) -> Moves:
 def legal_action_mask(board: jax.Array, jumper: jax.Array, n: int) -> jax.Array:
     """bool (4·n·n,): the legal actions of `board` (jumper ≥ 0: mid-capture on that square)."""
     return mask_of(legal_moves(position_of(board, n), jnp.asarray(jumper), layout(n)), n)
-
-
-class BoardHop(NamedTuple):
-    board: jax.Array  # int8 (n·n,)  after the hop, still in the mover's frame
-    destination: jax.Array  # int32 ()  where the piece landed
-    captured: jax.Array  # bool ()
-    man_moved: jax.Array  # bool ()
-    crowned: jax.Array  # bool ()
-
-
-def apply_hop(board: jax.Array, action: jax.Array, n: int) -> BoardHop:
-    """`hop` on an int8 board."""
-    lay = layout(n)
-    done = hop(position_of(board, n), action, lay)
-    return BoardHop(
-        board_of(done.position, n), done.square, done.captured, done.man_moved, done.crowned
-    )
 
 
 def can_jump_from(board: jax.Array, square: jax.Array, n: int) -> jax.Array:
