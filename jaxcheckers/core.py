@@ -14,7 +14,15 @@ from typing import Any, NamedTuple, Protocol
 import jax
 import jax.numpy as jnp
 
-__all__ = ["Env", "State", "AutoResetStep", "step_autoreset", "tree_where", "computed_once"]
+__all__ = [
+    "Env",
+    "State",
+    "AutoResetStep",
+    "step_autoreset",
+    "tree_where",
+    "computed_once",
+    "compiled_step",
+]
 
 
 class State(Protocol):
@@ -156,3 +164,15 @@ def step_autoreset(env: Env, state: State, action: jax.Array, key: jax.Array) ->
     fresh = env.reset(key)._replace(rewards=final.rewards)
     is_over = final.terminated | final.truncated
     return AutoResetStep(state=tree_where(is_over, fresh, final), final=final)
+
+
+_COMPILED_STEPS: dict[str, Any] = {}
+
+
+def compiled_step(env: Env):
+    """`jax.jit(env.step)` for host code that steps one game at a time, compiled once per set of
+    rules: envs with the same repr (the same game and options) share it."""
+    key = repr(env)
+    if key not in _COMPILED_STEPS:
+        _COMPILED_STEPS[key] = jax.jit(env.step)
+    return _COMPILED_STEPS[key]

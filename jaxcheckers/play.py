@@ -27,9 +27,15 @@ import numpy as np
 import jaxcheckers
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.checkers.fen import state_from_fen
-from jaxcheckers.checkers.pdn import PdnGame, default_tags, format_game, hops_of_move, jitted_step
+from jaxcheckers.checkers.pdn import PdnGame, default_tags, format_game, hops_of_move
 from jaxcheckers.checkers.positions import absolute_board
-from jaxcheckers.checkers.render import describe_action, legal_moves, square_number
+from jaxcheckers.checkers.render import (
+    continue_move,
+    legal_moves,
+    square_number,
+    write_hop,
+)
+from jaxcheckers.core import compiled_step
 
 PLAYER_NAMES = ("black", "white")
 HUMAN = "human"
@@ -38,7 +44,7 @@ HELP = (
     "? lists the legal moves, undo takes back your move, quit ends the game"
 )
 
-__all__ = ["Seat", "Style", "board_lines", "play_game", "interpret", "add_arguments", "run"]
+__all__ = ["Seat", "Style", "board_lines", "play_in_terminal", "interpret", "add_arguments", "run"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +147,7 @@ class _Snapshot:
     moves: int  # how many whole moves had been written down
 
 
-def play_game(
+def play_in_terminal(
     env,
     seats: tuple[Seat, Seat],
     state,
@@ -154,7 +160,7 @@ def play_game(
 ) -> tuple[object, PdnGame]:
     """Plays until the game ends or a person quits. Returns the last state and the game record."""
     key = jax.random.key(0) if key is None else key
-    step = jitted_step(env)
+    step = compiled_step(env)
     acts = [None if seat.agent is None else jax.jit(seat.agent) for seat in seats]
     start = state
     moves: list[str] = []
@@ -203,12 +209,7 @@ def play_game(
         if turn_start:
             history.append(_Snapshot(state, len(moves)))
         for action in hops:
-            text = describe_action(state, action)
-            if int(state.jumper) >= 0 and moves:
-                moves[-1] += "x" + text.split("x")[1]
-            else:
-                moves.append(text)
-                movers.append(player)
+            write_hop(moves, movers, state, action)
             state = step(state, jnp.int32(action))
         turn_over = int(state.jumper) < 0 or bool(state.terminated | state.truncated)
         if acts[player] is not None and turn_over:
@@ -238,13 +239,13 @@ def _undo(history: list[_Snapshot], seats, mid_capture: bool) -> _Snapshot | Non
 
 def _whole_moves(env, state) -> list[str]:
     """Legal moves as a person writes them: whole capture sequences where there are captures."""
-    step = jitted_step(env)
+    step = compiled_step(env)
     found: list[str] = []
 
     def extend(current, prefix):
         for action, text in legal_moves(current):
             after = step(current, jnp.int32(action))
-            written = text if prefix is None else prefix + "x" + text.split("x")[1]
+            written = text if prefix is None else continue_move(prefix, text)
             same_turn = int(after.jumper) >= 0
             if same_turn:
                 extend(after, written)
@@ -308,7 +309,7 @@ def run(args: argparse.Namespace) -> int:
     style = Style(unicode=not args.ascii, colour=sys.stdout.isatty() and not args.no_color)
     if any(seat.agent is None for seat in seats):
         print(HELP)
-    _, game = play_game(
+    _, game = play_in_terminal(
         env, seats, state, style=style, key=jax.random.key(args.seed), delay=args.delay
     )
     if args.pdn:

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.adapters.game import Game, Move, compiled_step, opening, play_game
+from jaxcheckers.adapters.game import Game, Move, opening, play_game
 from jaxcheckers.agents import random_agent
+from jaxcheckers.core import compiled_step
 
 # A black man on square 14 (row 3, col 2) with white men on 18 and 26 in front: a double jump.
 DOUBLE_JUMP = [

@@ -12,7 +12,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import jaxcheckers  # noqa: E402
 from jaxcheckers.adapters import pettingzoo as checkers_aec  # noqa: E402
-from jaxcheckers.adapters.game import Game, compiled_step, opening  # noqa: E402
+from jaxcheckers.adapters.game import Game, opening  # noqa: E402
+from jaxcheckers.core import compiled_step  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's advice on dict spaces
 

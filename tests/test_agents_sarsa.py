@@ -9,8 +9,9 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent, sarsa
-from jaxcheckers.checkers.pdn import hops_of_move, jitted_step
+from jaxcheckers.checkers.pdn import hops_of_move
 from jaxcheckers.checkers.positions import from_board
+from jaxcheckers.core import compiled_step
 
 ENV = jaxcheckers.make("checkers")
 
@@ -29,7 +30,7 @@ SCRIPTED = [
 
 def play(state, move):
     for action in hops_of_move(ENV, state, move):
-        state = jitted_step(ENV)(state, jnp.int32(action))
+        state = compiled_step(ENV)(state, jnp.int32(action))
     return state
 
 
@@ -87,7 +88,7 @@ def test_greedy_agent_follows_the_best_whole_move():
     act = jax.jit(sarsa.make_sarsa_agent(weights, ENV))
     state = from_board(ENV, SCRIPTED, player=0)
     for _ in range(2):
-        state = jitted_step(ENV)(state, act(state, jax.random.key(0)))
+        state = compiled_step(ENV)(state, act(state, jax.random.key(0)))
     assert int(state.current_player) == 1
     assert (np.asarray(state.board) == 1).sum() + (np.asarray(state.board) == 2).sum() == 1
 

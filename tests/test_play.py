@@ -11,7 +11,7 @@ import pytest
 import jaxcheckers
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers.fen import state_to_fen
-from jaxcheckers.play import Seat, Style, board_lines, interpret, play_game
+from jaxcheckers.play import Seat, Style, board_lines, interpret, play_in_terminal
 
 ENV = jaxcheckers.make("checkers")
 OPENING = ENV.reset(jax.random.key(0))
@@ -48,7 +48,7 @@ def test_person_against_an_agent_with_undo_and_quit():
     out = []
     seats = (Seat("human"), Seat("random", random_agent))
     read = scripted(["11-15", "undo", "undo", "quit"])
-    state, game = play_game(ENV, seats, OPENING, read=read, write=out.append)
+    state, game = play_in_terminal(ENV, seats, OPENING, read=read, write=out.append)
     text = "\n".join(out)
     assert "white plays" in text
     assert "nothing to undo" in text  # the second undo: back at the start already
@@ -60,7 +60,7 @@ def test_two_agents_play_to_the_end():
     env = jaxcheckers.make("checkers", board_size=6)
     seats = (Seat("random", random_agent), Seat("random", random_agent))
     out = []
-    state, game = play_game(env, seats, env.reset(jax.random.key(0)), write=out.append)
+    state, game = play_in_terminal(env, seats, env.reset(jax.random.key(0)), write=out.append)
     assert bool(state.terminated | state.truncated)
     assert out[-1].startswith("game over")
     assert game.result in ("1-0", "0-1", "1/2-1/2", "*") and len(game.moves) > 0

@@ -31,8 +31,9 @@ import numpy as np
 import jaxcheckers
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, positions, render, rules
+from jaxcheckers.core import compiled_step
 
-__all__ = ["Game", "Move", "play_game", "compiled_step", "opening", "checked_action"]
+__all__ = ["Game", "Move", "play_game", "opening", "checked_action"]
 
 _NOTATION = re.compile(r"^\s*\d+\s*(-\s*\d+|(x\s*\d+\s*)+)$")
 
@@ -60,17 +61,6 @@ def _env(options: tuple[tuple[str, Any], ...]) -> Checkers:
 
 def _env_from_options(**options) -> Checkers:
     return _env(tuple(sorted(options.items())))
-
-
-_STEPS: dict[str, Callable] = {}
-
-
-def compiled_step(env: Checkers) -> Callable:
-    """`jax.jit(env.step)`, compiled once per set of rules (envs with equal options share it)."""
-    key = repr(env)
-    if key not in _STEPS:
-        _STEPS[key] = jax.jit(env.step)
-    return _STEPS[key]
 
 
 @functools.cache

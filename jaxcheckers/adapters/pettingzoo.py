@@ -43,10 +43,10 @@ from jaxcheckers.adapters.game import (
     Game,
     _env_from_options,
     checked_action,
-    compiled_step,
     opening,
 )
 from jaxcheckers.checkers import CheckersState, render
+from jaxcheckers.core import compiled_step
 
 __all__ = ["env", "raw_env", "AGENTS"]
 

@@ -19,7 +19,6 @@ reader also takes the short form (`15x29`) and finds the sequence meant.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from typing import NamedTuple
 
@@ -29,7 +28,8 @@ import jax.numpy as jnp
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.fen import board_to_fen, fen_to_board, state_to_fen
 from jaxcheckers.checkers.positions import from_board
-from jaxcheckers.checkers.render import describe_action, legal_moves
+from jaxcheckers.checkers.render import legal_moves, write_hop
+from jaxcheckers.core import compiled_step
 
 __all__ = [
     "PdnGame",
@@ -85,17 +85,12 @@ def default_tags(env, start_state=None, **tags: str) -> dict[str, str]:
 
 def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
     """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
-    step = jitted_step(env)
+    step = compiled_step(env)
     state = start_state
     moves: list[str] = []
     movers: list[int] = []
     for action in actions:
-        text = describe_action(state, int(action))
-        if int(state.jumper) >= 0 and moves:
-            moves[-1] += "x" + text.split("x")[1]
-        else:
-            moves.append(text)
-            movers.append(int(state.current_player))
+        write_hop(moves, movers, state, int(action))
         state = step(state, jnp.int32(action))
     over = bool(state.terminated | state.truncated)
     result = result_text(state.rewards, bool(state.truncated)) if over else "*"
@@ -228,7 +223,7 @@ def game_start(env, game: PdnGame):
 
 def replay(env, game: PdnGame) -> Replay:
     """Plays `game`'s moves in `env`, hop by hop. Raises ValueError at the first illegal move."""
-    step = jitted_step(env)
+    step = compiled_step(env)
     state = game_start(env, game)
     actions: list[int] = []
     states = [state]
@@ -261,17 +256,11 @@ def hops_of_move(env, state, move: str) -> list[int]:
     Short captures that more than one sequence fits resolve to the first in action order.
     """
     squares, capture = parse_move(move)
-    found = _find_hops(jitted_step(env), state, squares, capture)
+    found = _find_hops(compiled_step(env), state, squares, capture)
     if found is None:
         legal = ", ".join(text for _, text in legal_moves(state)) or "none"
         raise ValueError(f"not a legal move here (legal hops: {legal})")
     return found
-
-
-@functools.lru_cache(maxsize=8)
-def jitted_step(env):
-    """One compiled `env.step` per env, shared by every replay."""
-    return jax.jit(env.step)
 
 
 def _find_hops(step, state, squares: list[int], capture: bool) -> list[int] | None:

@@ -145,16 +145,16 @@ def save_png(position, path, *, size_inches: float = 4.0, dpi: int = 100, **opti
 
 def game_frames(env, start_state, actions) -> list[tuple[np.ndarray, str]]:
     """(absolute board, caption) after every whole move of a game, starting with its start."""
-    from jaxcheckers.checkers.pdn import jitted_step
-    from jaxcheckers.checkers.render import describe_action
+    from jaxcheckers.checkers.render import continue_move, describe_action
+    from jaxcheckers.core import compiled_step
 
-    step = jitted_step(env)
+    step = compiled_step(env)
     state = start_state
     frames = [(absolute_board(state), "start")]
     move = ""
     for action in actions:
         text = describe_action(state, int(action))
-        move = move + "x" + text.split("x")[1] if int(state.jumper) >= 0 else text
+        move = continue_move(move, text) if int(state.jumper) >= 0 else text
         state = step(state, np.int32(action))
         if int(state.jumper) < 0:
             frames.append((absolute_board(state), f"{len(frames)}. {move}"))

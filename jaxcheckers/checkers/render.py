@@ -53,6 +53,22 @@ def describe_action(state, action: int) -> str:
     return f"{square_number(*start, n)}{sep}{square_number(*end, n)}"
 
 
+def continue_move(move: str, hop: str) -> str:
+    """A capture in progress written on by one more hop: "15x22" and "22x29" make "15x22x29"."""
+    return f"{move}x{hop.split('x')[1]}"
+
+
+def write_hop(moves: list[str], movers: list[int], state, action: int) -> None:
+    """Writes the hop `action` of `state` down as a person does: a new whole move, or the next
+    square of the capture already under way (`moves`, `movers` are extended in place)."""
+    text = describe_action(state, action)
+    if int(state.jumper) >= 0 and moves:
+        moves[-1] = continue_move(moves[-1], text)
+    else:
+        moves.append(text)
+        movers.append(int(state.current_player))
+
+
 def legal_moves(state) -> list[tuple[int, str]]:
     """(action, notation) of every legal action of an unbatched state, in action order."""
     actions = np.flatnonzero(np.asarray(state.legal_action_mask))
