@@ -28,16 +28,20 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from jaxcheckers.training.advantages import self_play_gae
 from jaxcheckers.training.config import TrainConfig
 from jaxcheckers.training.losses import Batch, ppo_loss
+from jaxcheckers.training.opponents import (
+    StepOutcome,
+    batched_autoreset_step,
+    make_opponents,
+    no_outcome,
+)
 
 import jaxcheckers
 from jaxcheckers.agents.networks import make_network, masked_log_prob, sample_action
 from jaxcheckers.agents.policy import network_options
-from jaxcheckers.core import step_autoreset
 
 __all__ = ["TrainState", "Trainer", "make_trainer", "make_train", "make_env", "data_mesh"]
 
 DATA_AXIS = "data"
-MAX_OPPONENT_HOPS = 64  # bound on an opponent's consecutive steps (a multi-jump is a few hops)
 
 
 class TrainState(NamedTuple):
@@ -66,19 +70,6 @@ class Transition(NamedTuple):
     truncated_value: jax.Array  # float32 [B]  value of a truncated game's last state (else 0)
     game_length: jax.Array  # int32 [B]  steps of the game that ended here (else 0)
     first_player_reward: jax.Array  # float32 [B]  player 0's reward at a game end (else 0)
-
-
-class StepOutcome(NamedTuple):
-    """What one move (and, against a fixed opponent, its replies) did to each game."""
-
-    state: Any  # the next state to act on (a fresh game where one ended)
-    reward: jax.Array  # float32 [B]  to `seat`
-    terminated: jax.Array  # bool [B]
-    truncated: jax.Array  # bool [B]
-    last_observation: jax.Array  # [B, *obs]  of the ended game's last state (for truncation)
-    last_player: jax.Array  # int32 [B]  mover of that state
-    game_length: jax.Array  # int32 [B]
-    first_player_reward: jax.Array  # float32 [B]
 
 
 class Trainer(NamedTuple):
@@ -118,25 +109,6 @@ def make_optimizer(config: TrainConfig) -> optax.GradientTransformation:
     )
 
 
-def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:
-    """One `(params, state, key) -> action` per opponent spec (params: the snapshot's)."""
-    from jaxcheckers.agents import make_agent
-
-    agents = []
-    for spec in config.opponents:
-        if spec == "snapshot":
-
-            def snapshot(params, state, key):
-                logits, _ = network.apply(params, state.observation[None])
-                return sample_action(key, logits[0], state.legal_action_mask)
-
-            agents.append(snapshot)
-        else:
-            agent = make_agent(spec, env)  # ValueError for an unknown spec: fail early
-            agents.append(lambda params, state, key, agent=agent: agent(state, key))
-    return agents
-
-
 def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Trainer:
     """The trainer's pieces for `config` on `env` (default: the config's game) over `mesh`."""
     env = make_env(config) if env is None else env
@@ -147,9 +119,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     if (config.num_envs // num_devices) % config.num_minibatches:
         raise ValueError("num_minibatches must divide the games on each device")
 
-    network = make_network(
-        env.num_actions, tuple(env.observation_shape), **network_options(config)
-    )
+    network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
+    opponents = make_opponents(config, env, network)
     optimizer = make_optimizer(config)
     batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
     num_envs = config.num_envs
@@ -160,115 +131,15 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     def apply(params, observation):
         return network.apply(params, observation)
 
-    # -- fixed opponents in the first `num_opponent_envs` games, one contiguous group per spec ---
-    num_opponent_envs = config.num_opponent_envs
-    opponent_agents = _opponent_agents(config, env, network) if num_opponent_envs else []
-    if num_opponent_envs:
-        bounds = np.linspace(0, num_opponent_envs, len(opponent_agents) + 1).astype(int)
-        groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-    else:
-        groups = []
-    # The learner's seat in each game: alternating in the opponent games, irrelevant elsewhere.
-    learner_seat = jnp.asarray(np.arange(num_envs) % 2, jnp.int32)
+    learn = make_learn(config, apply, optimizer, mesh)
 
-    def batched_step(state, action, key):
-        keys = jax.random.split(key, action.shape[0])
-        return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(state, action, keys)
-
-    def take(tree, start, stop):
-        return jax.tree.map(lambda x: x[start:stop], tree)
-
-    def opponents_act(snapshot_params, state, key):
-        """Actions [K] for the opponent games (each group played by its own agent)."""
-        actions = []
-        for index, (start, stop) in enumerate(groups):
-            agent = opponent_agents[index]
-            group_keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
-            group_state = take(state, start, stop)
-            actions.append(
-                jax.vmap(lambda s, k, agent=agent: agent(snapshot_params, s, k))(
-                    group_state, group_keys
-                )
-            )
-        return jnp.concatenate(actions)
-
-    def opponent_replies(snapshot_params, outcome: StepOutcome, seat, key) -> StepOutcome:
-        """Plays the opponents' moves until the learner is to move in every opponent game.
-
-        Rewards, game ends and the truncated state are credited to the move that led here, unless
-        that move's game had already ended (a reply then opens the next game, e.g. as player 0).
-        """
-
-        def needs_reply(carry):
-            outcome, _, hops = carry
-            return (outcome.state.current_player != seat).any() & (hops < MAX_OPPONENT_HOPS)
-
-        def reply(carry):
-            outcome, key, hops = carry
-            key, act_key, step_key = jax.random.split(key, 3)
-            replying = outcome.state.current_player != seat
-            action = opponents_act(snapshot_params, outcome.state, act_key)
-            stepped = batched_step(outcome.state, action, step_key)
-            state = jax.tree.map(
-                lambda new, old: jnp.where(_expand(replying, new), new, old),
-                stepped.state,
-                outcome.state,
-            )
-            open_game = replying & ~(outcome.terminated | outcome.truncated)
-            ended = open_game & (stepped.final.terminated | stepped.final.truncated)
-            reward = jnp.take_along_axis(stepped.final.rewards, seat[:, None], axis=1)[:, 0]
-            outcome = StepOutcome(
-                state=state,
-                reward=outcome.reward + jnp.where(open_game, reward, 0.0),
-                terminated=outcome.terminated | (open_game & stepped.final.terminated),
-                truncated=outcome.truncated | (open_game & stepped.final.truncated),
-                last_observation=jnp.where(
-                    _expand(ended, stepped.final.observation),
-                    stepped.final.observation,
-                    outcome.last_observation,
-                ),
-                last_player=jnp.where(ended, stepped.final.current_player, outcome.last_player),
-                game_length=jnp.where(ended, stepped.final.step_count, outcome.game_length),
-                first_player_reward=jnp.where(
-                    ended, stepped.final.rewards[:, 0], outcome.first_player_reward
-                ),
-            )
-            return outcome, key, hops + 1
-
-        outcome, _, _ = jax.lax.while_loop(needs_reply, reply, (outcome, key, jnp.int32(0)))
-        return outcome
-
-    def with_opponents(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
-        """`outcome` with the opponent games advanced to the learner's turn."""
-        if not num_opponent_envs:
-            return outcome
-        head = take(outcome, 0, num_opponent_envs)
-        tail = take(outcome, num_opponent_envs, num_envs)
-        head = opponent_replies(snapshot_params, head, learner_seat[:num_opponent_envs], key)
-        return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail)
-
-    def no_outcome(state) -> StepOutcome:
-        zeros = jnp.zeros(num_envs, jnp.float32)
-        falses = jnp.zeros(num_envs, bool)
-        return StepOutcome(
-            state,
-            zeros,
-            falses,
-            falses,
-            state.observation,
-            state.current_player,
-            jnp.zeros(num_envs, jnp.int32),
-            zeros,
-        )
-
-    # -- init -------------------------------------------------------------------------------------
     def init(key: jax.Array) -> TrainState:
         net_key, env_key, opp_key, key = jax.random.split(key, 4)
         env_state = shard_batch(jax.vmap(env.reset)(jax.random.split(env_key, num_envs)))
         observation = env_state.observation[:1]
         params = network.init(net_key, observation)
         # Games where the opponent holds seat 0 start with its move.
-        env_state = with_opponents(params, no_outcome(env_state), opp_key).state
+        env_state = opponents.advance(params, no_outcome(env_state), opp_key).state
         return TrainState(
             params=params,
             opt_state=optimizer.init(params),
@@ -278,7 +149,6 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             snapshot_params=params,
         )
 
-    # -- rollout ----------------------------------------------------------------------------------
     def rollout_step(params, snapshot_params, carry, _):
         state, key = carry
         key, act_key, step_key, reply_key = jax.random.split(key, 4)
@@ -287,7 +157,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         action = sample_action(act_key, logits, state.legal_action_mask)
         log_prob = masked_log_prob(logits, state.legal_action_mask, action)
 
-        stepped = batched_step(state, action, step_key)
+        stepped = batched_autoreset_step(env, state, action, step_key)
         final = stepped.final
         ended = final.terminated | final.truncated
         outcome = StepOutcome(
@@ -300,7 +170,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             game_length=jnp.where(ended, final.step_count, 0),
             first_player_reward=jnp.where(ended, final.rewards[:, 0], 0.0),
         )
-        outcome = with_opponents(snapshot_params, outcome, reply_key)
+        outcome = opponents.advance(snapshot_params, outcome, reply_key)
         next_state = shard_batch(outcome.state)
 
         # Only a truncated game needs the value of its last state; skip the forward pass unless
@@ -341,6 +211,45 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         _, last_value = apply(params, env_state.observation)
         return env_state, transitions, last_value
 
+    def update(train_state: TrainState):
+        key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
+        env_state, transitions, last_value = rollout(
+            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
+        )
+        params, opt_state, terms = learn(
+            train_state.params, train_state.opt_state, transitions, last_value, epoch_key
+        )
+        update_step = train_state.update_step + 1
+        refresh = (update_step % max(config.snapshot_every, 1)) == 0
+        snapshot_params = jax.tree.map(
+            lambda new, old: jnp.where(refresh, new, old), params, train_state.snapshot_params
+        )
+        new_state = TrainState(params, opt_state, env_state, key, update_step, snapshot_params)
+        return new_state, _metrics(terms, transitions, update_step, config)
+
+    def run_updates(train_state: TrainState, num_updates: int):
+        return jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
+
+    return Trainer(
+        config=config,
+        env=env,
+        network=network,
+        mesh=mesh,
+        init=init,
+        update=update,
+        rollout=rollout,
+        learn=learn,
+        run_updates=jax.jit(run_updates, static_argnums=1, donate_argnums=0),
+    )
+
+
+def make_learn(config: TrainConfig, apply: Callable, optimizer, mesh: Mesh) -> Callable:
+    """`learn(params, opt_state, transitions [T, B], last_value [B], key)`: two-player GAE, then
+    `num_epochs` passes of `num_minibatches` clipped-PPO gradient steps over the rollout."""
+    num_envs = config.num_envs
+    num_devices = mesh.devices.size
+    batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
+
     def advantages(transitions: Transition, last_value):
         following = jnp.concatenate([transitions.value[1:], last_value[None]])
         next_values = jnp.where(transitions.truncated, transitions.truncated_value, following)
@@ -355,7 +264,6 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             gae_lambda=config.gae_lambda,
         )
 
-    # -- update -----------------------------------------------------------------------------------
     def minibatches(batch: Batch, key) -> Batch:
         """[M, N/M, ...] minibatches of `batch` [T, B, ...], shuffled within each device's rows."""
         per_device = num_envs // num_devices * config.rollout_length
@@ -415,36 +323,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         )
         return params, opt_state, terms
 
-    def update(train_state: TrainState):
-        key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
-        env_state, transitions, last_value = rollout(
-            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
-        )
-        params, opt_state, terms = learn(
-            train_state.params, train_state.opt_state, transitions, last_value, epoch_key
-        )
-        update_step = train_state.update_step + 1
-        refresh = (update_step % max(config.snapshot_every, 1)) == 0
-        snapshot_params = jax.tree.map(
-            lambda new, old: jnp.where(refresh, new, old), params, train_state.snapshot_params
-        )
-        new_state = TrainState(params, opt_state, env_state, key, update_step, snapshot_params)
-        return new_state, _metrics(terms, transitions, update_step, config)
-
-    def run_updates(train_state: TrainState, num_updates: int):
-        return jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
-
-    return Trainer(
-        config=config,
-        env=env,
-        network=network,
-        mesh=mesh,
-        init=init,
-        update=update,
-        rollout=rollout,
-        learn=learn,
-        run_updates=jax.jit(run_updates, static_argnums=1, donate_argnums=0),
-    )
+    return learn
 
 
 def _metrics(terms, transitions: Transition, update_step, config: TrainConfig) -> dict:
@@ -466,11 +345,6 @@ def _metrics(terms, transitions: Transition, update_step, config: TrainConfig) -
         "draws": (ended & (transitions.first_player_reward == 0)).sum() / per_game,
         "truncations": transitions.truncated.sum(),
     }
-
-
-def _expand(mask: jax.Array, like: jax.Array) -> jax.Array:
-    """`mask` [B] reshaped to broadcast against `like` [B, ...]."""
-    return mask.reshape(mask.shape + (1,) * (like.ndim - mask.ndim))
 
 
 def make_train(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Callable:

@@ -1,0 +1,173 @@
+"""Fixed opponents in part of the training games: a snapshot of the learner or any agent spec.
+
+With `opponent_fraction > 0` the first `num_opponent_envs` games of the batch have one seat
+(alternating from game to game) played by a fixed opponent, one contiguous group of games per
+spec in `config.opponents`. Their moves are played here, between two learner moves, and are not
+trained on; what they do to the game (its reward, its end) is credited to the learner's move
+that led to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxcheckers.training.config import TrainConfig
+
+from jaxcheckers.agents.networks import sample_action
+from jaxcheckers.core import step_autoreset
+
+__all__ = ["StepOutcome", "Opponents", "make_opponents", "no_outcome", "batched_autoreset_step"]
+
+MAX_OPPONENT_STEPS = 64  # bound on an opponent's consecutive steps (a multi-jump is a few hops)
+
+
+class StepOutcome(NamedTuple):
+    """What one move (and, against a fixed opponent, its replies) did to each game."""
+
+    state: Any  # the next state to act on (a fresh game where one ended)
+    reward: jax.Array  # float32 [B]  to `seat`
+    terminated: jax.Array  # bool [B]
+    truncated: jax.Array  # bool [B]
+    last_observation: jax.Array  # [B, *obs]  of the ended game's last state (for truncation)
+    last_player: jax.Array  # int32 [B]  mover of that state
+    game_length: jax.Array  # int32 [B]
+    first_player_reward: jax.Array  # float32 [B]
+
+
+class Opponents(NamedTuple):
+    count: int  # games with a fixed opponent (the first ones of the batch)
+    # (snapshot_params, outcome [B], key) -> outcome with the opponent games at the learner's turn
+    advance: Callable
+
+
+def no_outcome(state) -> StepOutcome:
+    """A batch of games [B] that nothing has happened to yet."""
+    num_envs = state.current_player.shape[0]
+    zeros = jnp.zeros(num_envs, jnp.float32)
+    falses = jnp.zeros(num_envs, bool)
+    return StepOutcome(
+        state,
+        zeros,
+        falses,
+        falses,
+        state.observation,
+        state.current_player,
+        jnp.zeros(num_envs, jnp.int32),
+        zeros,
+    )
+
+
+def batched_autoreset_step(env, state, action: jax.Array, key: jax.Array):
+    """`step_autoreset` over a batch [B], one fresh-game key per game."""
+    keys = jax.random.split(key, action.shape[0])
+    return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(state, action, keys)
+
+
+def make_opponents(config: TrainConfig, env, network) -> Opponents:
+    """The opponent games of `config`; `advance` is the identity when there are none."""
+    count = config.num_opponent_envs
+    if not count:
+        return Opponents(0, lambda snapshot_params, outcome, key: outcome)
+    agents = _opponent_agents(config, env, network)
+    bounds = np.linspace(0, count, len(agents) + 1).astype(int)
+    groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    # The learner's seat in each opponent game: alternating from game to game.
+    learner_seat = jnp.asarray(np.arange(count) % 2, jnp.int32)
+
+    def act(snapshot_params, state, key) -> jax.Array:
+        """Actions [count] for the opponent games (each group played by its own agent)."""
+        actions = []
+        for index, (start, stop) in enumerate(groups):
+            agent = agents[index]
+            keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
+            group = _rows(state, start, stop)
+            actions.append(jax.vmap(lambda s, k, a=agent: a(snapshot_params, s, k))(group, keys))
+        return jnp.concatenate(actions)
+
+    def replies(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
+        """Plays the opponents' moves until the learner is to move in every opponent game.
+
+        Rewards, game ends and the truncated state are credited to the move that led here, unless
+        that move's game had already ended (a reply then opens the next game, e.g. as player 0).
+        """
+
+        def needs_reply(carry):
+            outcome, _, steps = carry
+            waiting = outcome.state.current_player != learner_seat
+            return waiting.any() & (steps < MAX_OPPONENT_STEPS)
+
+        def reply(carry):
+            outcome, key, steps = carry
+            key, act_key, step_key = jax.random.split(key, 3)
+            replying = outcome.state.current_player != learner_seat
+            action = act(snapshot_params, outcome.state, act_key)
+            stepped = batched_autoreset_step(env, outcome.state, action, step_key)
+            final = stepped.final
+            state = jax.tree.map(
+                lambda new, old: jnp.where(_expand(replying, new), new, old),
+                stepped.state,
+                outcome.state,
+            )
+            open_game = replying & ~(outcome.terminated | outcome.truncated)
+            ended = open_game & (final.terminated | final.truncated)
+            reward = jnp.take_along_axis(final.rewards, learner_seat[:, None], axis=1)[:, 0]
+            outcome = StepOutcome(
+                state=state,
+                reward=outcome.reward + jnp.where(open_game, reward, 0.0),
+                terminated=outcome.terminated | (open_game & final.terminated),
+                truncated=outcome.truncated | (open_game & final.truncated),
+                last_observation=jnp.where(
+                    _expand(ended, final.observation),
+                    final.observation,
+                    outcome.last_observation,
+                ),
+                last_player=jnp.where(ended, final.current_player, outcome.last_player),
+                game_length=jnp.where(ended, final.step_count, outcome.game_length),
+                first_player_reward=jnp.where(
+                    ended, final.rewards[:, 0], outcome.first_player_reward
+                ),
+            )
+            return outcome, key, steps + 1
+
+        outcome, _, _ = jax.lax.while_loop(needs_reply, reply, (outcome, key, jnp.int32(0)))
+        return outcome
+
+    def advance(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
+        num_envs = outcome.reward.shape[0]
+        head = replies(snapshot_params, _rows(outcome, 0, count), key)
+        tail = _rows(outcome, count, num_envs)
+        return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail)
+
+    return Opponents(count, advance)
+
+
+def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:
+    """One `(params, state, key) -> action` per opponent spec (params: the snapshot's)."""
+    from jaxcheckers.agents import make_agent
+
+    agents = []
+    for spec in config.opponents:
+        if spec == "snapshot":
+
+            def snapshot(params, state, key):
+                logits, _ = network.apply(params, state.observation[None])
+                return sample_action(key, logits[0], state.legal_action_mask)
+
+            agents.append(snapshot)
+        else:
+            agent = make_agent(spec, env)  # ValueError for an unknown spec: fail early
+            agents.append(lambda params, state, key, agent=agent: agent(state, key))
+    return agents
+
+
+def _rows(tree, start: int, stop: int):
+    return jax.tree.map(lambda x: x[start:stop], tree)
+
+
+def _expand(mask: jax.Array, like: jax.Array) -> jax.Array:
+    """`mask` [B] reshaped to broadcast against `like` [B, ...]."""
+    return mask.reshape(mask.shape + (1,) * (like.ndim - mask.ndim))
