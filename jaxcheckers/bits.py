@@ -43,9 +43,7 @@ def unpack_mask(words: jax.Array, size: int) -> jax.Array:
     every entry, which XLA vectorises. The whole words and a partial last one are unpacked
     apart, as `pack_mask` packs them, so that a reader who packs the mask again (the random
     player) takes each part straight from its words, where slicing one unpacked array made XLA
-    index every entry through the slice (checkers through the benchmark harness, batch 8,192:
-    6×6 75 → 57 ns a step, 10×10 253 → 197, together with clearing a finished game's mask by
-    the word).
+    index every entry through the slice (docs/performance.md has the figures).
     """
     whole = size // BITS
     parts = []

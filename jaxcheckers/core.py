@@ -1,8 +1,8 @@
 """The State contract every game keeps, and the step plumbing they share.
 
-A game supplies three pure functions over its own State type (a NamedTuple that has at least the
-fields of `State` below): `_init(key)`, `_step(state, action)` for a legal action of a live game,
-and `_observe(state)`. `Env.step` handles everything that is the same for every game, once:
+A game supplies two pure functions over its own State type (a NamedTuple that has at least the
+fields of `State` below): `_init(key)`, and `_step(state, action)` for a legal action of a live
+game; its State gives the observation and the mask as fields or as properties. `Env.step` handles everything that is the same for every game, once:
 finished games, illegal actions, truncation and the zeroing of stale rewards.
 """
 

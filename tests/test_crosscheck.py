@@ -1,7 +1,7 @@
 """Random games played by the JAX env and the plain-Python reference side by side.
 
 At every step both must agree on the legal actions, the board and the observation planes, the
-player to move, the rewards and whether the game is over. 300+ games per run, over board sizes
+player to move, the rewards and whether the game is over. 460 games per run, over board sizes
 and rule variants.
 """
 

@@ -1,7 +1,8 @@
 """The trainer's settings: one typed, frozen dataclass, and the named presets.
 
 Every field has a default that trains checkers on a small CPU; `PRESETS` holds the variants the
-CLI offers (`quick`, the README's main job, and `gpu`, a larger network over more games).
+CLI offers: `quick` (the README's main job), `long` (an hour on a CPU, with alpha-beta opponents)
+and `gpu` (a larger network over more games).
 """
 
 from __future__ import annotations

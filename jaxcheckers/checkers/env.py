@@ -393,12 +393,9 @@ def _observation(position: rules.Position, n: int) -> jax.Array:
     XLA fuses the board into the loop that writes the (…, n, n, 4) planes, so each entry works
     out its square's value from the bitsets again, with index arithmetic that is shifts where n
     is a power of two and divisions elsewhere. There the board is computed once into memory
-    first (n² bytes a game), and each entry only loads and compares. Through the benchmark
-    harness at batch 8,192 (AMD EPYC, 2 cores), the board computed once against not: 6×6 73
-    against 94 ns a step, 10×10 260 against 355, 12×12 278 against 427. Where n is a power of
-    two, not computing it once is as fast on a quiet machine and faster while other work
-    contends for memory (the board's round trip costs more than the shifts): 4×4 66 against
-    74, 8×8 127 against 138, 16×16 607 against 626.
+    first (n² bytes a game), and each entry only loads and compares. Where n is a power of two
+    the shifts cost less than the board's round trip through memory, so it stays fused there
+    (docs/performance.md has the figures).
     """
     board = rules.board_of(position, n)
     if n & (n - 1):  # not a power of two
