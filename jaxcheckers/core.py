@@ -2,8 +2,9 @@
 
 A game supplies two pure functions over its own State type (a NamedTuple that has at least the
 fields of `State` below): `_init(key)`, and `_step(state, action)` for a legal action of a live
-game; its State gives the observation and the mask as fields or as properties. `Env.step` handles everything that is the same for every game, once:
-finished games, illegal actions, truncation and the zeroing of stale rewards.
+game; its State gives the observation and the mask as fields or as properties. `Env.step`
+handles everything that is the same for every game, once: finished games, illegal actions,
+truncation and the zeroing of stale rewards.
 """
 
 from __future__ import annotations
