@@ -22,6 +22,8 @@ AGENT_SPECS = {
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples)",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
+    "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
+    "simulations a move (default 64); mcts:uniform[:SIMS] searches with flat priors",
 }
 
 
@@ -54,6 +56,8 @@ def make_agent(spec: str, env) -> Agent:
         if trained_on.num_actions != env.num_actions:
             raise ValueError(f"{argument} was trained on {trained_on}, not on {env}")
         return agent
+    if name == "mcts":
+        return _search_agent(argument, env)
     if name == "perfect":
         if argument:
             raise ValueError("the perfect agent takes no argument")
@@ -62,3 +66,30 @@ def make_agent(spec: str, env) -> Agent:
         return perfect_agent(env)
     known = ", ".join(AGENT_SPECS)
     raise ValueError(f"unknown agent {spec!r}; known: {known}")
+
+
+DEFAULT_SIMULATIONS = 64
+
+
+def _search_agent(argument: str, env) -> Agent:
+    """mcts:RUN[:SIMS] or mcts:uniform[:SIMS]."""
+    source, _, simulations = argument.rpartition(":")
+    if not source or not simulations.isdigit():
+        source, simulations = argument, str(DEFAULT_SIMULATIONS)
+    if not source:
+        raise ValueError("mcts needs a run directory or 'uniform': mcts:RUN[:SIMS]")
+    if not 1 <= int(simulations) <= 100_000:
+        raise ValueError(f"mcts simulations must lie in [1, 100000], got {simulations}")
+    from jaxcheckers.agents import search
+
+    if source == "uniform":
+        evaluate, params = search.uniform_evaluator(env.num_actions), None
+    else:
+        from jaxcheckers.agents.policy import load_params
+
+        params, network, settings = load_params(source)
+        trained_on = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
+        if trained_on.num_actions != env.num_actions:
+            raise ValueError(f"{source} was trained on {trained_on}, not on {env}")
+        evaluate = search.network_evaluator(network.apply)
+    return search.search_agent(env, evaluate, params, num_simulations=int(simulations))

@@ -1,0 +1,86 @@
+"""Search over the env with mctx: the value signs across turns, and choices with known answers."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcheckers
+from jaxcheckers.agents.search import make_recurrent_fn, search_agent, uniform_evaluator
+from jaxcheckers.checkers import positions, render
+
+CHECKERS = jaxcheckers.make("checkers")
+# Black to move must capture. b on 9 can take both white men in a double jump and win at once;
+# b on 19 can take one, and then white's man on 14 takes back.
+DOUBLE_JUMP_WINS = [
+    "........",
+    "........",
+    ".b......",
+    "..w.....",
+    ".....b..",
+    "....w...",
+    "........",
+    "........",
+]
+
+
+def hops(state) -> dict[str, int]:
+    return {text: action for action, text in render.legal_moves(state)}
+
+
+def batch(state):
+    return jax.tree.map(lambda x: jnp.asarray(x)[None], state)
+
+
+def test_the_discount_keeps_the_sign_mid_capture_and_flips_it_when_the_turn_passes():
+    state = positions.from_board(CHECKERS, DOUBLE_JUMP_WINS, player=0)
+    legal = hops(state)
+    assert set(legal) == {"9x18", "19x26"}
+    recurrent_fn = make_recurrent_fn(CHECKERS, uniform_evaluator(CHECKERS.num_actions))
+    for move, discount in (("9x18", 1.0), ("19x26", -1.0)):
+        output, after = recurrent_fn(None, None, jnp.int32([legal[move]]), batch(state))
+        assert float(output.discount[0]) == discount, move
+        assert float(output.reward[0]) == 0.0
+    # The second hop of the double jump ends the game: reward +1 to its mover, discount 0.
+    after = CHECKERS.step(state, legal["9x18"])
+    (last,) = hops(after).values()
+    output, _ = recurrent_fn(None, None, jnp.int32([last]), batch(after))
+    assert (float(output.reward[0]), float(output.discount[0])) == (1.0, 0.0)
+
+
+def test_search_starts_the_capture_that_wins_two_hops_later():
+    state = positions.from_board(CHECKERS, DOUBLE_JUMP_WINS, player=0)
+    agent = search_agent(
+        CHECKERS, uniform_evaluator(CHECKERS.num_actions), None, num_simulations=16
+    )
+    action = int(jax.jit(agent)(state, jax.random.key(0)))
+    assert action == hops(state)["9x18"]
+
+
+TICTACTOE = jaxcheckers.make("tictactoe")
+
+
+def tictactoe_after(moves):
+    state = TICTACTOE.reset(jax.random.key(0))
+    for move in moves:
+        state = TICTACTOE.step(state, move)
+    return state
+
+
+@pytest.mark.parametrize(
+    "moves, best",
+    [
+        ([0, 3, 1, 4], 2),  # X (to move) completes the top row
+        ([0, 4, 1], 2),  # O (to move) must block the top row
+        ([4, 0, 8, 2], 1),  # O completes the top row rather than block X's 4-8 diagonal
+    ],
+)
+def test_search_finds_the_forced_tictactoe_move(moves, best):
+    state = tictactoe_after(moves)
+    assert bool(np.asarray(state.legal_action_mask)[best])
+    agent = search_agent(
+        TICTACTOE, uniform_evaluator(TICTACTOE.num_actions), None, num_simulations=128
+    )
+    assert int(jax.jit(agent)(state, jax.random.key(1))) == best
