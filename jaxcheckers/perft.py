@@ -260,7 +260,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from jaxcheckers.argtypes import positive_int
     from jaxcheckers.cli import add_game_arguments
 
-    parser.add_argument("--depth", type=positive_int, default=7, help="plies to count (default 7)")
+    parser.add_argument(
+        "--depth",
+        type=positive_int,
+        default=7,
+        help="plies to count (default 7); stops, saying so, before a depth whose positions would "
+        "not fit in the free memory",
+    )
     parser.add_argument(
         "--move-level", action="store_true", help="a whole capture sequence is one ply"
     )
