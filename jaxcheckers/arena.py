@@ -34,6 +34,7 @@ import numpy as np
 
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.argtypes import check_writable, non_negative_int, positive_int, seed
 from jaxcheckers.cli import add_game_arguments, env_from_arguments
 
 Z_95 = 1.959964  # two-sided 95% quantile of the standard normal
@@ -321,15 +322,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
     add_game_arguments(parser)
-    parser.add_argument("--games", type=int, default=100, help="games per pair (default 100)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=positive_int, default=100, help="games per pair")
+    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
-        "--opening-plies", type=int, default=0, help="random turns at the start of every game"
+        "--opening-plies",
+        type=non_negative_int,
+        default=0,
+        help="random turns at the start of every game",
     )
     parser.add_argument(
-        "--max-steps", type=int, default=None, help="env steps before a game is cut (a draw)"
+        "--max-steps", type=positive_int, default=None, help="env steps before a game is cut"
     )
-    parser.add_argument("--batch-size", type=int, default=None, help="games played at once")
+    parser.add_argument("--batch-size", type=positive_int, default=None, help="games at once")
     parser.add_argument("--pdn", metavar="FILE", help="save every game to FILE as PDN (checkers)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -344,6 +348,8 @@ def run(args: argparse.Namespace) -> int:
     if args.pdn and args.game != "checkers":
         print("arena: --pdn writes checkers games only", file=sys.stderr)
         return 2
+    if args.pdn:
+        check_writable(args.pdn)  # before the games, not after: ValueError, one line from the CLI
     try:
         extra = {} if args.max_steps is None else {"max_steps": args.max_steps}
         env = env_from_arguments(args, **extra)
@@ -379,18 +385,18 @@ def run(args: argparse.Namespace) -> int:
             print(describe(a, b, summary, seconds))
             print()
 
-    if args.pdn:
+    if args.json:
+        report = {"agents": names, "matches": [_finite(r) for r in results]}
+        print(json.dumps(report, indent=2), flush=True)
+    elif len(names) > 2:
+        print(round_robin_table(names, results), flush=True)
+    if args.pdn:  # after the results are out: a failed write loses only the file
         from jaxcheckers.checkers.pdn import format_games
 
         with open(args.pdn, "w", encoding="utf-8") as file:
             file.write(format_games(pdn_games))
-    if args.json:
-        report = {"agents": names, "matches": [_finite(r) for r in results]}
-        print(json.dumps(report, indent=2))
-    elif len(names) > 2:
-        print(round_robin_table(names, results))
-    if args.pdn and not args.json:
-        print(f"{len(pdn_games)} games saved to {args.pdn}")
+        if not args.json:
+            print(f"{len(pdn_games)} games saved to {args.pdn}")
     return 0
 
 

@@ -13,6 +13,8 @@ import argparse
 import importlib
 import importlib.metadata
 import importlib.util
+import os
+import re
 import sys
 
 SUBCOMMANDS = {
@@ -25,7 +27,13 @@ ENTRY_POINT_GROUP = "jaxcheckers.commands"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="jaxcheckers", description=__doc__.splitlines()[0])
+    """Runs one subcommand. A refused input is one line on stderr and exit status 2, never a
+    traceback: argparse types reject bad values, and ValueError / OSError raised by a command
+    (a bad agent spec, an unreadable run) are caught here (JAXCHECKERS_TRACEBACK=1 shows them
+    whole); a missing optional package names the
+    extra to install; Ctrl-C exits with status 130.
+    """
+    parser = _Parser(prog="jaxcheckers", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     requested = (sys.argv[1:] if argv is None else argv)[:1]
@@ -33,11 +41,43 @@ def main(argv: list[str] | None = None) -> int:
         sub = commands.add_parser(name, help=help_text)
         # Only the chosen subcommand's module is imported (training pulls in flax and optax).
         if requested == [name]:
-            module = _import(module_name)
+            try:
+                module = _import(module_name)
+            except ModuleNotFoundError as error:
+                return _fail(_missing_message(error.name), status=1)
             module.add_arguments(sub)
             modules[name] = module
     args = parser.parse_args(argv)
-    return int(modules[args.command].run(args) or 0)
+    try:
+        return int(modules[args.command].run(args) or 0)
+    except ModuleNotFoundError as error:  # an optional package needed on the way (orbax, flax)
+        return _fail(_missing_message(error.name), status=1)
+    except (ValueError, OSError) as error:
+        if os.environ.get("JAXCHECKERS_TRACEBACK"):  # for debugging: the whole story
+            raise
+        return _fail(f"jaxcheckers {args.command}: {_one_line(error)}")
+    except KeyboardInterrupt:
+        return _fail(f"jaxcheckers {args.command}: interrupted", status=130)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument error is one line (with where to find the usage), not the usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(message, file=sys.stderr)
+    return status
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    text = re.sub(r"^\[Errno \d+\] ", "", text)
+    if isinstance(error, OSError) and error.filename and str(error.filename) not in text:
+        text = f"{error.filename}: {text}"
+    return text
 
 
 def available_commands() -> dict[str, tuple[str, str]]:
@@ -75,13 +115,11 @@ def env_from_arguments(args: argparse.Namespace, **options):
 
 
 def _import(module_name: str):
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        raise SystemExit(_missing_message(error.name)) from None
+    """The subcommand's module; ModuleNotFoundError if it or one of its `REQUIRES` is missing."""
+    module = importlib.import_module(module_name)
     for required in getattr(module, "REQUIRES", ()):
         if not _importable(required):
-            raise SystemExit(_missing_message(required))
+            raise ModuleNotFoundError(f"No module named {required!r}", name=required)
     return module
 
 

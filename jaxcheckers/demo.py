@@ -10,13 +10,14 @@ import numpy as np
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_legal_action, random_play_step
+from jaxcheckers.argtypes import positive_int, seed
 from jaxcheckers.checkers import render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--batch", type=int, default=4096, help="games played at once")
-    parser.add_argument("--steps", type=int, default=200, help="steps per game slot timed")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch", type=positive_int, default=4096, help="games played at once")
+    parser.add_argument("--steps", type=positive_int, default=200, help="steps per game slot timed")
+    parser.add_argument("--seed", type=seed, default=0)
 
 
 def print_one_game(env, key) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 
 import jaxcheckers
 from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.argtypes import check_writable, non_negative_float, positive_int, seed
 from jaxcheckers.checkers.fen import state_from_fen
 from jaxcheckers.checkers.pdn import PdnGame, default_tags, format_game, hops_of_move
 from jaxcheckers.checkers.positions import absolute_board
@@ -177,7 +178,11 @@ def play_in_terminal(
         turn_start = int(state.jumper) < 0
         if acts[player] is not None:
             key, subkey = jax.random.split(key)
-            hops = [int(acts[player](state, subkey))]
+            try:
+                hops = [int(acts[player](state, subkey))]
+            except KeyboardInterrupt:  # Ctrl-C while an agent thinks: the game so far is kept
+                write("\ninterrupted")
+                break
         else:
             try:
                 line = read(f"{PLAYER_NAMES[player]} ({seats[player].name})> ")
@@ -215,7 +220,11 @@ def play_in_terminal(
         if acts[player] is not None and turn_over:
             write(f"{PLAYER_NAMES[player]} plays {moves[-1]}")
             if delay:
-                time.sleep(delay)
+                try:
+                    time.sleep(delay)
+                except KeyboardInterrupt:
+                    write("\ninterrupted")
+                    break
         if turn_over or acts[player] is None:
             show()
 
@@ -286,10 +295,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     choices = ", ".join([HUMAN, *AGENT_SPECS])
     parser.add_argument("--black", default=HUMAN, help=f"who plays black ({choices})")
     parser.add_argument("--white", default="alphabeta:3", help="who plays white (same choices)")
-    parser.add_argument("--board-size", type=int, default=8)
+    parser.add_argument("--board-size", type=positive_int, default=8)
     parser.add_argument("--fen", help="start from this position (checkers FEN)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after a move")
+    parser.add_argument("--seed", type=seed, default=0)
+    parser.add_argument(
+        "--delay", type=non_negative_float, default=0.0, help="seconds to pause after a move"
+    )
     parser.add_argument("--ascii", action="store_true", help="letters instead of unicode pieces")
     parser.add_argument("--no-color", action="store_true", help="no colours even on a terminal")
     parser.add_argument("--pdn", metavar="FILE", help="save the game to FILE as PDN")
@@ -297,6 +308,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.pdn:
+            check_writable(args.pdn)  # now, not after a whole game
         env = jaxcheckers.make("checkers", board_size=args.board_size)
         seats = tuple(
             Seat(spec, None if spec == HUMAN else make_agent(spec, env))
@@ -313,7 +326,12 @@ def run(args: argparse.Namespace) -> int:
         env, seats, state, style=style, key=jax.random.key(args.seed), delay=args.delay
     )
     if args.pdn:
-        with open(args.pdn, "w", encoding="utf-8") as file:
-            file.write(format_game(game))
+        try:
+            with open(args.pdn, "w", encoding="utf-8") as file:
+                file.write(format_game(game))
+        except OSError as error:  # the path was checked; it can still fail (a full disk)
+            print(f"play: could not save the game to {args.pdn}: {error}", file=sys.stderr)
+            print(format_game(game))  # the game is not lost: it goes to the screen instead
+            return 1
         print(f"game saved to {args.pdn}")
     return 0

@@ -1,8 +1,11 @@
-"""`jaxcheckers train` end to end on tic-tac-toe: the files a run leaves, resume, load_policy."""
+"""`jaxcheckers train` end to end on tic-tac-toe: the files a run leaves, resume, load_policy,
+and the bad invocations and faults it must answer in one line (no traceback, nothing lost)."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import time
 
 import jax
 import pytest
@@ -15,25 +18,199 @@ TINY_RUN = [
     "--hidden-sizes", "16", "--eval-every", "5", "--eval-games", "8",
     "--eval-opponents", "random", "--checkpoint-every", "5", "--no-progress",
 ]  # fmt: skip
+TINY_STEPS = 16 * 8  # env steps of one update
+
+
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, err: str, *words: str) -> None:
+    assert status not in (0, None), err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def metric_updates(run_dir) -> list[int]:
+    lines = (run_dir / "metrics.jsonl").read_text().splitlines()
+    return [json.loads(line)["update"] for line in lines]
+
+
+# -- bad invocations: refused before anything is written ------------------------------------------
+
+BAD = {
+    "num-envs 0": (["--num-envs", "0"], "--num-envs"),
+    "num-envs 6": (["--num-envs", "6"], "num_minibatches"),
+    "board-size 7": (["--game", "checkers", "--board-size", "7"], "board_size"),
+    "tictactoe board-size 2": (["--board-size", "2"], "size"),
+    "opponents bogus": (["--opponents", "bogus"], "bogus"),
+    "opponents empty": (["--opponents", "random,"], "--opponents"),
+    "eval-opponents bogus": (["--eval-opponents", "random,bogus"], "bogus"),
+    "hidden-sizes 0": (["--hidden-sizes", "0"], "--hidden-sizes"),
+    "eval-games -2": (["--eval-games", "-2"], "--eval-games"),
+    "eval-games 0": (["--eval-games", "0"], "--eval-games"),
+    "checkpoint-every -1": (["--checkpoint-every", "-1"], "--checkpoint-every"),
+    "eval-every -1": (["--eval-every", "-1"], "--eval-every"),
+    "learning-rate nan": (["--learning-rate", "nan"], "--learning-rate"),
+    "learning-rate -1": (["--learning-rate", "-1"], "--learning-rate"),
+    "opponent-fraction 2": (["--opponent-fraction", "2"], "--opponent-fraction"),
+    "huge seed": (["--seed", "9" * 20], "--seed"),
+    "out in /proc": (["--out", "/proc/jaxcheckers-run"], "/proc/jaxcheckers-run"),
+    "resume nothing": (["--resume", "/nonexistent/run"], "/nonexistent/run"),
+}
+
+
+@pytest.mark.parametrize("flags, word", BAD.values(), ids=BAD.keys())
+def test_a_bad_train_invocation_is_one_line(flags, word, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run_cli([*TINY_RUN, *flags], capsys)
+    assert_one_line_error(status, err, word)
+    assert not (tmp_path / "runs").exists()  # no run directory left behind
+
+
+def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):
+    earlier = tmp_path / "run"
+    earlier.mkdir()
+    (earlier / "config.json").write_text("{}")
+    status, _, err = run_cli([*TINY_RUN, "--out", str(earlier)], capsys)
+    assert_one_line_error(status, err, "not an empty directory", "--resume")
+    assert (earlier / "config.json").read_text() == "{}"
+
+
+def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, monkeypatch):
+    from jaxcheckers.training.cli import new_run_dir
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(time, "strftime", lambda _: "20260101-120000")
+    first, second = new_run_dir(None), new_run_dir(None)
+    assert first != second and first.is_dir() and second.is_dir()
+    assert second.name == "20260101-120000-2"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert new_run_dir(str(empty)) == empty  # an empty directory is fine
+
+
+def _config_dir(tmp_path, **changes):
+    from jaxcheckers.training.checkpoints import write_config
+    from jaxcheckers.training.config import TrainConfig
+
+    run_dir = tmp_path / "run"
+    config = TrainConfig(
+        game="tictactoe", num_envs=16, rollout_length=8, total_steps=5 * TINY_STEPS,
+        num_minibatches=2, hidden_sizes=(16,), eval_opponents=("random",), eval_games=8,
+    ).replace(**changes)  # fmt: skip
+    write_config(run_dir, config)
+    return run_dir, config
+
+
+def test_resume_of_a_run_without_a_checkpoint_is_one_line(capsys, tmp_path):
+    run_dir, _ = _config_dir(tmp_path)  # killed before its first checkpoint
+    status, _, err = run_cli(["train", "--resume", str(run_dir)], capsys)
+    assert_one_line_error(status, err, "no checkpoint to resume from")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ('{"num_envs": 16, "learning_rat": 0.1}', "learning_rat"),
+        ("{not json", "not valid JSON"),
+        ('{"num_envs": "16"}', "num_envs"),
+        ('{"learning_rate": NaN}', "learning_rate"),
+    ],
+)
+def test_resume_refuses_a_bad_config_file_in_one_line(text, word, capsys, tmp_path):
+    run_dir, _ = _config_dir(tmp_path)
+    (run_dir / "config.json").write_text(text)
+    status, _, err = run_cli(["train", "--resume", str(run_dir)], capsys)
+    assert_one_line_error(status, err, "config.json", word)
+
+
+def test_config_from_json_refuses_unknown_keys_and_wrong_types():
+    from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json
+
+    text = config_to_json(TrainConfig())
+    assert config_from_json(text) == TrainConfig()
+    with pytest.raises(ValueError, match="unknown setting.*'hiden_sizes'"):
+        config_from_json(text[:-1] + ', "hiden_sizes": [8]}')
+    with pytest.raises(ValueError, match="eval_games"):
+        config_from_json('{"eval_games": 1.5}')
+    with pytest.raises(ValueError, match="JSON object"):
+        config_from_json("[]")
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    from jaxcheckers.training.cli import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):
+    from jaxcheckers.training.cli import resumed_config
+
+    _, stored = _config_dir(tmp_path)
+    config, lines = resumed_config(
+        stored, _args(["--resume", "r", "--total-steps", "1280", "--eval-every", "2"])
+    )
+    assert config.total_steps == 1280 and config.eval_every == 2
+    assert lines == ["total_steps: 640 -> 1280", "eval_every: 25 -> 2"]
+    # The run's own values given again change nothing and are fine.
+    same, lines = resumed_config(stored, _args(["--resume", "r", "--num-envs", "16"]))
+    assert same == stored and lines == []
+    for flags, word in [
+        (["--num-envs", "32"], "--num-envs 32 (the run has 16)"),
+        (["--learning-rate", "0.1"], "--learning-rate"),
+        (["--hidden-sizes", "8,8"], "--hidden-sizes 8,8"),
+        (["--game", "checkers"], "--game"),
+        (["--board-size", "4"], "--board-size"),
+        (["--preset", "gpu"], "--preset"),
+        (["--out", "elsewhere"], "--out"),
+    ]:
+        with pytest.raises(ValueError, match=word.replace("(", r"\(").replace(")", r"\)")):
+            resumed_config(stored, _args(["--resume", "r", *flags]))
+
+
+def test_metrics_past_the_checkpoint_are_dropped_on_resume(tmp_path):
+    from jaxcheckers.training.records import MetricsLog
+
+    (tmp_path / "metrics.jsonl").write_text(
+        "".join(json.dumps({"update": u, "loss": 0.5}) + "\n" for u in range(1, 8))
+        + '{"update": 8, "lo'  # a line cut short by a kill
+    )
+    log = MetricsLog(tmp_path, keep_through=5)
+    assert log.dropped == 3 and log.last_update == 5
+    log.write({"update": 6, "loss": 0.25})
+    log.close()
+    assert metric_updates(tmp_path) == [1, 2, 3, 4, 5, 6]
+
+
+# -- whole runs ------------------------------------------------------------------------------
 
 
 @pytest.mark.slow
 def test_a_run_writes_its_records_and_resumes_where_it_stopped(tmp_path):
     run_dir = tmp_path / "run"
-    assert main([*TINY_RUN, "--total-steps", str(16 * 8 * 5), "--out", str(run_dir)]) == 0
+    assert main([*TINY_RUN, "--total-steps", str(5 * TINY_STEPS), "--out", str(run_dir)]) == 0
+    assert metric_updates(run_dir) == [1, 2, 3, 4, 5]
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
-    assert [row["update"] for row in rows] == [1, 2, 3, 4, 5]
     assert "eval/random/win_rate" in rows[-1]
     assert (run_dir / "learning_curves.png").stat().st_size > 1000
-    assert (run_dir / "checkpoints" / "5").is_dir()
+    assert (run_dir / "checkpoints" / "5" / "checksums.json").is_file()
 
-    # Ask for more updates, as a longer run would, then resume: updates 6..10 follow on.
-    config = json.loads((run_dir / "config.json").read_text())
-    config["total_steps"] = 16 * 8 * 10
-    (run_dir / "config.json").write_text(json.dumps(config))
-    assert main(["train", "--resume", str(run_dir), "--no-progress"]) == 0
-    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
-    assert [row["update"] for row in rows] == list(range(1, 11))
+    # Ask for more updates from the command line: updates 6..10 follow on.
+    total = str(10 * TINY_STEPS)
+    assert main(["train", "--resume", str(run_dir), "--total-steps", total, "--no-progress"]) == 0
+    assert metric_updates(run_dir) == list(range(1, 11))
+    assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 10 * TINY_STEPS
 
     agent, env_options = load_policy(str(run_dir))
     assert env_options["name"] == "tictactoe"
@@ -43,3 +220,80 @@ def test_a_run_writes_its_records_and_resumes_where_it_stopped(tmp_path):
     state = env.reset(jax.random.PRNGKey(0))
     action = agent(state, jax.random.PRNGKey(1))
     assert bool(state.legal_action_mask[action])
+
+
+def _trainer_with(monkeypatch, on_chunk):
+    """make_trainer whose run_updates goes through `on_chunk(call, run_updates, state, n)`."""
+    from jaxcheckers.training import ppo
+
+    real = ppo.make_trainer
+    calls = []
+
+    def make_trainer(*args, **kwargs):
+        trainer = real(*args, **kwargs)
+
+        def run_updates(state, n):
+            calls.append(n)
+            return on_chunk(len(calls), trainer.run_updates, state, n)
+
+        return trainer._replace(run_updates=run_updates)
+
+    monkeypatch.setattr(ppo, "make_trainer", make_trainer)
+
+
+@pytest.mark.slow
+def test_ctrl_c_saves_the_run_and_resume_does_not_repeat_rows(tmp_path, capsys, monkeypatch):
+    def interrupt_second(call, run_updates, state, n):
+        if call == 2:
+            raise KeyboardInterrupt
+        return run_updates(state, n)
+
+    _trainer_with(monkeypatch, interrupt_second)
+    run_dir = tmp_path / "run"
+    flags = [
+        "--total-steps",
+        str(10 * TINY_STEPS),
+        "--checkpoint-every",
+        "0",
+        "--out",
+        str(run_dir),
+    ]
+    status, _, err = run_cli([*TINY_RUN, *flags], capsys)
+    assert status == 130 and "Traceback" not in err
+    assert "interrupted at update 5, saved" in err and f"--resume {run_dir}" in err
+    assert (run_dir / "checkpoints" / "5" / "checksums.json").is_file()
+    monkeypatch.undo()
+
+    # As if a kill had come after two more updates were logged but before their checkpoint.
+    with (run_dir / "metrics.jsonl").open("a") as metrics:
+        for update in (6, 7):
+            metrics.write(json.dumps({"update": update, "loss": 0.0}) + "\n")
+    status, out, err = run_cli(["train", "--resume", str(run_dir), "--no-progress"], capsys)
+    assert status == 0, err
+    assert "resumed" in out and "dropped 2 rows" in out
+    assert metric_updates(run_dir) == list(range(1, 11))
+
+
+@pytest.mark.slow
+def test_a_diverged_run_stops_saves_nothing_and_reports_no_score(tmp_path, capsys, monkeypatch):
+    import jax.numpy as jnp
+
+    def poison_second(call, run_updates, state, n):
+        state, metrics = run_updates(state, n)
+        if call == 2:
+            nan = jax.tree.map(lambda x: x * jnp.nan, state.params)
+            state, metrics = (
+                state._replace(params=nan),
+                {**metrics, "loss": metrics["loss"] * jnp.nan},
+            )
+        return state, metrics
+
+    _trainer_with(monkeypatch, poison_second)
+    run_dir = tmp_path / "run"
+    status, out, err = run_cli(
+        [*TINY_RUN, "--total-steps", str(10 * TINY_STEPS), "--out", str(run_dir)], capsys
+    )
+    assert_one_line_error(status, err, "training diverged", "update 6", "update 5")
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == ["5"]
+    assert "win_rate =" not in out  # no score from NaN parameters
+    assert metric_updates(run_dir) == list(range(1, 11))  # the rows that show it are kept

@@ -10,11 +10,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import jax
 import orbax.checkpoint as ocp
 from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json
 
 from jaxcheckers.agents import policy
-from jaxcheckers.agents.policy import CHECKPOINT_DIR, CONFIG_FILE, find_run_dir
+from jaxcheckers.agents.policy import (
+    CHECKPOINT_DIR,
+    CONFIG_FILE,
+    find_run_dir,
+    restore_newest_good,
+    write_checksums,
+)
 
 __all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "load_params"]
 
@@ -22,20 +29,35 @@ __all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "loa
 def write_config(run_dir: str | Path, config: TrainConfig) -> None:
     path = Path(run_dir)
     path.mkdir(parents=True, exist_ok=True)
-    (path / CONFIG_FILE).write_text(config_to_json(config) + "\n")
+    temporary = path / (CONFIG_FILE + ".tmp")
+    temporary.write_text(config_to_json(config) + "\n")
+    temporary.replace(path / CONFIG_FILE)
 
 
 def read_config(run_dir: str | Path) -> TrainConfig:
-    return config_from_json((Path(run_dir) / CONFIG_FILE).read_text())
+    """The run's TrainConfig; ValueError saying what is wrong with the directory or the file."""
+    path = Path(run_dir) / CONFIG_FILE
+    if not Path(run_dir).is_dir():
+        raise ValueError(f"no run directory {run_dir}")
+    if not path.exists():
+        raise ValueError(f"{run_dir} is not a training run: it has no {CONFIG_FILE}")
+    try:
+        return config_from_json(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 class RunCheckpoints:
-    """Saves and restores the checkpoints of one run directory."""
+    """Saves and restores the checkpoints of one run directory.
+
+    Beside each checkpoint goes checksums.json, the sha256 of the state and of the params as
+    saved; a restore is checked against it and, if damaged, the next older checkpoint is used.
+    """
 
     def __init__(self, run_dir: str | Path, max_to_keep: int = 3):
-        directory = Path(run_dir).resolve() / CHECKPOINT_DIR
+        self.directory = Path(run_dir).resolve() / CHECKPOINT_DIR
         self.manager = ocp.CheckpointManager(
-            directory,
+            self.directory,
             options=ocp.CheckpointManagerOptions(max_to_keep=max_to_keep, create=True),
         )
 
@@ -49,28 +71,45 @@ class RunCheckpoints:
             force=True,
         )
         self.manager.wait_until_finished()
+        if jax.process_index() == 0:
+            write_checksums(
+                self.directory / str(int(step)), state=train_state, params=train_state.params
+            )
 
     def latest_step(self) -> int | None:
         return self.manager.latest_step()
 
     def restore_state(self, template: Any, step: int | None = None) -> Any:
-        """The TrainState saved at `step` (latest by default), laid out like `template`."""
-        step = self.latest_step() if step is None else step
-        if step is None:
-            raise FileNotFoundError("no checkpoint to resume from")
-        restored = self.manager.restore(
-            step, args=ocp.args.Composite(state=ocp.args.StandardRestore(template))
-        )
-        return type(template)(*restored["state"])
+        """The TrainState saved at `step` (default: the newest good one), laid out like
+        `template`. ValueError when there is none."""
+        steps = self.manager.all_steps() if step is None else [step]
+        if not steps:
+            raise ValueError(
+                f"{self.directory.parent} has no checkpoint to resume from (stopped before its "
+                "first one?): start it again without --resume"
+            )
+
+        def restore(at: int):
+            restored = self.manager.restore(
+                at, args=ocp.args.Composite(state=ocp.args.StandardRestore(template))
+            )
+            return type(template)(*restored["state"])
+
+        _, state = restore_newest_good(self.directory, steps, restore, "state")
+        return state
 
     def restore_params(self, template: Any, step: int | None = None) -> Any:
-        step = self.latest_step() if step is None else step
-        if step is None:
-            raise FileNotFoundError("no checkpoint in this run")
-        restored = self.manager.restore(
-            step, args=ocp.args.Composite(params=ocp.args.StandardRestore(template))
-        )
-        return restored["params"]
+        steps = self.manager.all_steps() if step is None else [step]
+        if not steps:
+            raise ValueError(f"{self.directory.parent} has no checkpoint")
+
+        def restore(at: int):
+            restored = self.manager.restore(
+                at, args=ocp.args.Composite(params=ocp.args.StandardRestore(template))
+            )
+            return restored["params"]
+
+        return restore_newest_good(self.directory, steps, restore, "params")[1]
 
     def close(self) -> None:
         self.manager.close()

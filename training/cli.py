@@ -5,7 +5,12 @@
     jaxcheckers train --resume runs/20260101-120000
 
 The run directory gets config.json, metrics.jsonl (one line per update, evaluations merged in),
-checkpoints/<update>/ (orbax), and learning_curves.png at the end.
+checkpoints/<update>/ (orbax, with checksums.json), and learning_curves.png at the end. A new run
+never reuses a directory: --out must be new or empty, and runs/<timestamp> gets a -2, -3, ...
+suffix when taken. --resume takes the run's own settings; of the flags, only --total-steps,
+--eval-every, --eval-games, --eval-opponents and --checkpoint-every may change them (said on
+the screen), any other that differs is refused. Ctrl-C saves a checkpoint and says how to
+resume; a loss or parameter that is no longer finite stops the run before it is saved or scored.
 
 Several hosts: start the same command on every host with --distributed; it calls
 `jax.distributed.initialize()` (coordinator, process count and id from the cluster's environment,
@@ -17,35 +22,62 @@ number).
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 import time
 from pathlib import Path
 
-from jaxcheckers.training.config import PRESETS
+from jaxcheckers.training.config import PRESETS, TrainConfig
+
+from jaxcheckers.argtypes import (
+    fraction,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    positive_int_list,
+    seed,
+)
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
 
 # What a run imports beyond jax (the `training` extra), checked by `jaxcheckers` before it starts.
 REQUIRES = ("flax", "optax", "orbax.checkpoint", "chex", "tqdm", "matplotlib")
 
-# CLI flag -> TrainConfig field, for the overrides a user is most likely to want.
+# CLI flag -> (TrainConfig field's parser), for the overrides a user is most likely to want.
 OVERRIDES = {
-    "num_envs": int,
-    "rollout_length": int,
-    "total_steps": int,
-    "learning_rate": float,
-    "seed": int,
-    "eval_every": int,
-    "eval_games": int,
-    "checkpoint_every": int,
-    "opponent_fraction": float,
+    "num_envs": positive_int,
+    "rollout_length": positive_int,
+    "total_steps": positive_int,
+    "learning_rate": positive_float,
+    "seed": seed,
+    "eval_every": non_negative_int,
+    "eval_games": positive_int,
+    "checkpoint_every": non_negative_int,
+    "opponent_fraction": fraction,
 }
+# What `--resume` may change: how long the run goes on and what it records. Everything else
+# shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.
+RESUME_MAY_CHANGE = (
+    "total_steps",
+    "eval_every",
+    "eval_games",
+    "eval_opponents",
+    "checkpoint_every",
+)
+
+
+def _specs(text: str) -> tuple[str, ...]:
+    specs = tuple(part.strip() for part in text.split(","))
+    if not all(specs):
+        raise argparse.ArgumentTypeError(f"expected agent specs separated by commas, got {text!r}")
+    return specs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--preset",
         choices=sorted(PRESETS),
-        default="quick",
+        default=None,
         help="a named configuration (default: quick, a few minutes on a CPU)",
     )
     parser.add_argument(
@@ -54,34 +86,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the game to train on (default: the preset's, checkers)",
     )
-    parser.add_argument("--board-size", type=int, default=None, help="checkers: n of the n×n board")
+    parser.add_argument("--board-size", type=positive_int, default=None, help="n of the n×n board")
     for name, kind in OVERRIDES.items():
         parser.add_argument("--" + name.replace("_", "-"), type=kind, default=None)
     parser.add_argument(
-        "--hidden-sizes",
-        type=lambda text: tuple(int(w) for w in text.split(",")),
-        default=None,
-        help="MLP widths, e.g. 256,256",
+        "--hidden-sizes", type=positive_int_list, default=None, help="MLP widths, e.g. 256,256"
     )
     parser.add_argument("--network", choices=("mlp", "conv"), default=None)
     parser.add_argument(
         "--opponents",
-        type=lambda text: tuple(text.split(",")),
+        type=_specs,
         default=None,
         help="opponent specs for the opponent share, e.g. snapshot,random",
     )
     parser.add_argument(
         "--eval-opponents",
-        type=lambda text: tuple(text.split(",")),
+        type=_specs,
         default=None,
         help="agent specs to evaluate against, e.g. random,alphabeta:2",
     )
-    parser.add_argument("--out", default=None, help="run directory (default: runs/<timestamp>)")
+    parser.add_argument(
+        "--out", default=None, help="run directory, new or empty (default: runs/<timestamp>)"
+    )
     parser.add_argument(
         "--resume",
         metavar="RUN_DIR",
         default=None,
-        help="continue the run in RUN_DIR from its latest checkpoint",
+        help="continue the run in RUN_DIR from its latest good checkpoint (--total-steps, "
+        "--eval-* and --checkpoint-every may change; other settings are the run's own)",
     )
     parser.add_argument("--tensorboard", action="store_true", help="also write TensorBoard events")
     parser.add_argument("--no-progress", action="store_true", help="print lines, no progress bar")
@@ -92,18 +124,109 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def config_from_args(args: argparse.Namespace):
-    from jaxcheckers.training.config import preset
+def _changes_from_args(args: argparse.Namespace, game: str | None = None) -> dict:
+    """The TrainConfig fields the command line sets, by name (`game`: the run's, if known)."""
+    from jaxcheckers.cli import SIZE_OPTIONS
 
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
-    for name in ("hidden_sizes", "network", "opponents", "eval_opponents"):
+    for name in ("hidden_sizes", "network", "opponents", "eval_opponents", "game"):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name)
-    if args.game is not None:
-        changes["game"] = args.game
     if args.board_size is not None:
-        changes["env_options"] = {"board_size": args.board_size}
-    return preset(args.preset, **changes)
+        game = args.game or game or PRESETS[args.preset or "quick"].game
+        changes["env_options"] = {SIZE_OPTIONS[game]: args.board_size}
+    return changes
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    from jaxcheckers.training.config import preset
+
+    return preset(args.preset or "quick", **_changes_from_args(args))
+
+
+def resumed_config(stored: TrainConfig, args: argparse.Namespace) -> tuple[TrainConfig, list[str]]:
+    """The run's config with the command line's allowed changes, and a line for each change.
+
+    ValueError for a flag that would change the shape of the run (say which and why), so that
+    no flag is ever dropped without a word.
+    """
+    if args.out is not None:
+        raise ValueError(f"--resume continues {args.resume} in place: --out cannot go with it")
+    if args.preset is not None:
+        raise ValueError("--resume continues the run's own settings: --preset cannot go with it")
+    changes = _changes_from_args(args, game=stored.game)
+    if "env_options" in changes:
+        changes["env_options"] = {**stored.env_options, **changes["env_options"]}
+    flags = {"env_options": "board-size"}
+    refused = [
+        f"--{flags.get(name, name.replace('_', '-'))} {_shown(value)} "
+        f"(the run has {_shown(getattr(stored, name))})"
+        for name, value in changes.items()
+        if name not in RESUME_MAY_CHANGE and value != getattr(stored, name)
+    ]
+    if refused:
+        raise ValueError(
+            f"--resume cannot change {'; '.join(refused)}: only "
+            + ", ".join("--" + n.replace("_", "-") for n in RESUME_MAY_CHANGE)
+            + " may; start a new run to change the others"
+        )
+    applied = {
+        k: v for k, v in changes.items() if k in RESUME_MAY_CHANGE and v != getattr(stored, k)
+    }
+    lines = [f"{k}: {_shown(getattr(stored, k))} -> {_shown(v)}" for k, v in applied.items()]
+    return stored.replace(**applied), lines
+
+
+def _shown(value) -> str:
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def _check_out(path: Path) -> None:
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise ValueError(
+            f"--out {path} is not an empty directory (an earlier run?): continue that run "
+            f"with --resume {path}, or choose another --out"
+        )
+
+
+def new_run_dir(out: str | None) -> Path:
+    """The directory of a new run: `out` if it is new or empty, else a fresh runs/<timestamp>.
+
+    Never an earlier run's directory: its config, checkpoints and metrics would be overwritten
+    or mixed with this run's. Two runs started in the same second get runs/<stamp> and
+    runs/<stamp>-2 (the directory is claimed with an exclusive mkdir).
+    """
+    if out is not None:
+        path = Path(out)
+        _check_out(path)
+        _mkdir(path, exist_ok=True)
+        return path
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1, 1000):
+        path = Path("runs") / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        if _mkdir(path, exist_ok=False):
+            return path
+    raise ValueError(f"could not find a free run directory runs/{stamp}-N")
+
+
+def _mkdir(path: Path, exist_ok: bool) -> bool:
+    """Whether `path` was made (False: it existed and `exist_ok` is False); ValueError if it
+    cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=exist_ok)
+    except FileExistsError:
+        if exist_ok:
+            raise ValueError(f"cannot create the run directory {path}: a file is there") from None
+        return False
+    except OSError as error:
+        raise ValueError(
+            f"cannot create the run directory {path}: {error.strerror or error}"
+        ) from None
+    return True
+
+
+class TrainingDiverged(ValueError):
+    """The loss or the parameters stopped being finite numbers."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,43 +238,72 @@ def run(args: argparse.Namespace) -> int:
     from jaxcheckers.training.checkpoints import RunCheckpoints, read_config, write_config
     from jaxcheckers.training.ppo import data_mesh, make_trainer
 
+    changes: list[str] = []
     if args.resume:
         run_dir = Path(args.resume)
-        config = read_config(run_dir)
+        config, changes = resumed_config(read_config(run_dir), args)
     else:
         config = config_from_args(args)
-        run_dir = Path(args.out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"))
-        write_config(run_dir, config)
+        run_dir = None
+        if args.out is not None:
+            _check_out(Path(args.out))
 
+    # Everything that can refuse the settings runs before any file is written.
     mesh = data_mesh(jax.devices())
     trainer = make_trainer(config, mesh=mesh)
+    check_opponents(trainer, args)
+    evaluators = make_evaluators(trainer)
+    if run_dir is None:
+        run_dir = new_run_dir(args.out)
+        write_config(run_dir, config)
+
     checkpoints = RunCheckpoints(run_dir)
-    state = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
-    if args.resume:
-        state = checkpoints.restore_state(state)
-        print(f"resumed {run_dir} at update {int(state.update_step)}")
-    print(
-        f"training {config.game} {config.env_options or ''} on {mesh.devices.size} device(s): "
-        f"{config.num_updates} updates of {config.num_envs} games x {config.rollout_length} steps "
-        f"-> {run_dir}"
-    )
     try:
-        train_loop(trainer, state, checkpoints, run_dir, args)
+        if args.resume and checkpoints.latest_step() is None:
+            raise ValueError(
+                f"{run_dir} has no checkpoint to resume from (stopped before its first one?): "
+                "start it again without --resume"
+            )
+        state = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
+        if args.resume:
+            state = checkpoints.restore_state(state)
+            done = int(state.update_step)
+            print(f"resumed {run_dir} at update {done}")
+            for line in changes:
+                print(f"  changed from the command line: {line}")
+            if changes:
+                write_config(run_dir, config)
+            if done >= config.num_updates:
+                print(
+                    f"the run is complete ({done} of {config.num_updates} updates); "
+                    "--total-steps makes it longer"
+                )
+                return 0
+        print(
+            f"training {config.game} {config.env_options or ''} on {mesh.devices.size} "
+            f"device(s): {config.num_updates} updates of {config.num_envs} games x "
+            f"{config.rollout_length} steps -> {run_dir}"
+        )
+        return train_loop(trainer, state, checkpoints, run_dir, args, evaluators)
     finally:
         checkpoints.close()
-    return 0
 
 
-def train_loop(trainer, state, checkpoints, run_dir: Path, args) -> None:
-    import jax
-    import numpy as np
+def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dict) -> int:
+    """Runs the updates left; 0 when done, 130 after Ctrl-C (the state saved first).
+
+    TrainingDiverged (a ValueError: one line from the CLI) as soon as a loss or a parameter is
+    not finite: the rows that show it are written, but nothing from then on is saved or
+    evaluated.
+    """
     from jaxcheckers.training.records import MetricsLog, plot_learning_curves
     from tqdm import tqdm
 
     config = trainer.config
-    evaluators = make_evaluators(trainer)
-    log = MetricsLog(run_dir, tensorboard=args.tensorboard)
-    done = int(state.update_step)
+    first = done = int(state.update_step)
+    log = MetricsLog(run_dir, tensorboard=args.tensorboard, keep_through=done)
+    if log.dropped:
+        print(f"metrics.jsonl: dropped {log.dropped} rows after update {done}, the checkpoint's")
     progress = tqdm(
         total=config.num_updates * config.steps_per_update,
         initial=done * config.steps_per_update,
@@ -162,54 +314,144 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args) -> None:
     )
     started = time.time()
     latest_eval: dict[str, float] = {}
-    while done < config.num_updates:
-        chunk = min(config.log_every, config.num_updates - done)
-        state, metrics = trainer.run_updates(state, chunk)
-        metrics = jax.device_get(metrics)
-        previous, done = done, int(state.update_step)
-        rows = [{name: _plain(values[i]) for name, values in metrics.items()} for i in range(chunk)]
-        rows[-1]["time_s"] = round(time.time() - started, 2)
+    metrics = None  # of the chunk in flight, until its rows are written
+    try:
+        while done < config.num_updates:
+            chunk = min(config.log_every, config.num_updates - done)
+            state, metrics = trainer.run_updates(state, chunk)
+            rows = _new_rows(metrics, log.last_update, started)
+            previous, done = done, rows[-1]["update"]
+            _check_finite(rows, state, log, checkpoints)
+            if _crossed(previous, done, config.eval_every) or done == config.num_updates:
+                latest_eval = evaluate(evaluators, state.params, done)
+                rows[-1].update(latest_eval)
+            for row in rows:
+                log.write(row)
+            metrics = None
+            if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
+                checkpoints.save(done, state)
 
-        if _crossed(previous, done, config.eval_every) or done == config.num_updates:
-            latest_eval = evaluate(evaluators, state.params, done)
-            rows[-1].update(latest_eval)
-        for row in rows:
-            log.write(row)
-        if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
-            checkpoints.save(done, state)
-
-        last = rows[-1]
-        summary = {
-            "loss": f"{last['loss']:.3f}",
-            "ent": f"{last['entropy']:.2f}",
-            "len": f"{last['game_length']:.0f}",
-        }
-        summary.update(
-            {k.split("/")[1]: f"{v:.2f}" for k, v in latest_eval.items() if k.endswith("win_rate")}
-        )
-        progress.set_postfix(summary, refresh=False)
-        progress.update(chunk * config.steps_per_update)
-        if args.no_progress:
-            print(
-                f"update {done}/{config.num_updates} "
-                + " ".join(f"{k}={v}" for k, v in summary.items()),
-                flush=True,
-            )
-    progress.close()
-    log.close()
+            summary = _summary(rows[-1], latest_eval)
+            progress.set_postfix(summary, refresh=False)
+            progress.update((done - previous) * config.steps_per_update)
+            if args.no_progress:
+                text = " ".join(f"{k}={v}" for k, v in summary.items())
+                print(f"update {done}/{config.num_updates} {text}", flush=True)
+    except KeyboardInterrupt:
+        progress.close()
+        return _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
+    finally:
+        progress.close()
+        log.close()
     png = plot_learning_curves(run_dir)
     elapsed = time.time() - started
-    steps = np.int64(config.num_updates) * config.steps_per_update
+    steps = (done - first) * config.steps_per_update
     print(
         f"done in {elapsed:.0f} s ({steps / max(elapsed, 1e-9):,.0f} env steps/s incl. eval); "
         f"curves: {png}; policy: {run_dir}"
     )
     for name, value in sorted(latest_eval.items()):
         print(f"  {name} = {value:.3f}")
+    return 0
+
+
+def _new_rows(metrics, logged: int, started: float) -> list[dict]:
+    """One row per update of `metrics` (a chunk's, stacked) after update `logged`."""
+    import jax
+
+    metrics = jax.device_get(metrics)
+    count = len(metrics["update"])
+    rows = [{name: _plain(values[i]) for name, values in metrics.items()} for i in range(count)]
+    rows[-1]["time_s"] = round(time.time() - started, 2)
+    return [row for row in rows if row["update"] > logged]
+
+
+def _check_finite(rows: list[dict], state, log, checkpoints) -> None:
+    """TrainingDiverged, after writing `rows`, unless every loss and parameter is finite."""
+    import jax
+    import numpy as np
+
+    bad = [row for row in rows if not all(map(math.isfinite, _losses(row)))]
+    params_ok = all(bool(np.isfinite(leaf).all()) for leaf in jax.tree.leaves(state.params))
+    if not bad and params_ok:
+        return
+    for row in rows:
+        log.write(row)
+    where = (
+        f"the loss is {bad[0]['loss']} at update {bad[0]['update']}"
+        if bad
+        else f"the parameters are not finite after update {rows[-1]['update']}"
+    )
+    good = checkpoints.latest_step()
+    raise TrainingDiverged(
+        f"training diverged: {where}; stopped without saving or evaluating those parameters "
+        f"(last checkpoint: {'none' if good is None else f'update {good}'}); try a lower "
+        "--learning-rate"
+    )
+
+
+def _losses(row: dict) -> list[float]:
+    return [value for name, value in row.items() if "loss" in name]
+
+
+def _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started) -> int:
+    """Ctrl-C: record the chunk in flight (the device finishes it anyway), save the state, and
+    say how to go on."""
+    try:
+        if metrics is not None:
+            rows = _new_rows(metrics, log.last_update, started)
+            _check_finite(rows, state, log, checkpoints)
+            for row in rows:
+                log.write(row)
+        done = int(state.update_step)
+        if checkpoints.latest_step() != done:
+            checkpoints.save(done, state)
+    except TrainingDiverged:
+        raise
+    except Exception as error:  # e.g. the state's buffers went to the update Ctrl-C stopped
+        good = checkpoints.latest_step()
+        print(
+            f"interrupted; the latest state could not be saved ({type(error).__name__}): "
+            f"continue from update {good} with: jaxcheckers train --resume {run_dir}",
+            file=sys.stderr,
+        )
+        return 130
+    print(
+        f"interrupted at update {done}, saved: continue with: jaxcheckers train --resume {run_dir}",
+        file=sys.stderr,
+    )
+    return 130
+
+
+def _summary(last: dict, latest_eval: dict) -> dict:
+    summary = {
+        "loss": f"{last['loss']:.3f}",
+        "ent": f"{last['entropy']:.2f}",
+        "len": f"{last['game_length']:.0f}",
+    }
+    summary.update(
+        {k.split("/")[1]: f"{v:.2f}" for k, v in latest_eval.items() if k.endswith("win_rate")}
+    )
+    return summary
+
+
+def check_opponents(trainer, args) -> None:
+    """ValueError for an opponent spec that names no agent, used or not; a note when unused."""
+    from jaxcheckers.agents import make_agent
+
+    config = trainer.config
+    for spec in config.opponents:
+        if spec != "snapshot":
+            try:
+                make_agent(spec, trainer.env)
+            except (ValueError, AttributeError, NotImplementedError) as error:
+                raise ValueError(f"opponent {spec!r}: {error}") from None
+    if getattr(args, "opponents", None) is not None and not config.num_opponent_envs:
+        print("note: --opponents plays no game while --opponent-fraction is 0")
 
 
 def make_evaluators(trainer) -> dict:
-    """One jitted evaluator per evaluation opponent that exists; a message for the others."""
+    """One jitted evaluator per evaluation opponent; ValueError naming a spec that cannot play."""
     from jaxcheckers.training.evaluation import make_policy_evaluator
 
     from jaxcheckers.agents import make_agent
@@ -221,10 +463,11 @@ def make_evaluators(trainer) -> dict:
     for spec in config.eval_opponents:
         try:
             opponent = make_agent(spec, trainer.env)
-        except (ValueError, ImportError, AttributeError, NotImplementedError) as error:
-            # e.g. an agent written for checkers only, asked to play another game
-            print(f"evaluation against {spec!r} skipped: {error}")
-            continue
+        except (ValueError, AttributeError, NotImplementedError) as error:
+            # e.g. a typo, or an agent written for checkers only, asked to play another game
+            raise ValueError(
+                f"evaluation opponent {spec!r}: {error} (choose others with --eval-opponents)"
+            ) from None
         evaluators[spec] = make_policy_evaluator(
             trainer.env,
             trainer.network.apply,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,21 +69,39 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self):
+        _check_types(self)
+        positive = ("num_envs", "rollout_length", "total_steps", "num_epochs", "num_minibatches")
+        positive += ("snapshot_every", "eval_games", "log_every", "conv_channels", "conv_blocks")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        for name in ("eval_every", "checkpoint_every", "eval_opening_plies"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
+        if not self.hidden_sizes or min(self.hidden_sizes) < 1:
+            raise ValueError(f"hidden_sizes must be positive widths, got {self.hidden_sizes}")
         if self.num_envs % self.num_minibatches:
             raise ValueError(
                 f"num_minibatches ({self.num_minibatches}) must divide num_envs ({self.num_envs})"
             )
+        for name, low, high in _FLOAT_RANGES:
+            value = getattr(self, name)
+            if not (math.isfinite(value) and low <= value <= high):
+                raise ValueError(f"{name} must be a finite number in [{low}, {high}], got {value}")
+        for name in ("learning_rate", "clip_epsilon", "max_grad_norm"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.lr_schedule not in ("linear", "cosine", "constant"):
             raise ValueError(
                 f"lr_schedule must be linear, cosine or constant, not {self.lr_schedule!r}"
             )
         if self.network not in ("mlp", "conv"):
             raise ValueError(f"network must be mlp or conv, not {self.network!r}")
-        if not 0.0 <= self.opponent_fraction <= 1.0:
-            raise ValueError("opponent_fraction must lie in [0, 1]")
-        for name in ("num_envs", "rollout_length", "total_steps", "num_epochs", "log_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive")
+        if not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed must lie in [0, 2**32), got {self.seed}")
+        for name in ("opponents", "eval_opponents"):
+            if any(not spec for spec in getattr(self, name)):
+                raise ValueError(f"{name} holds an empty agent spec: {getattr(self, name)}")
 
     @property
     def steps_per_update(self) -> int:
@@ -100,6 +119,46 @@ class TrainConfig:
 
     def replace(self, **changes: Any) -> TrainConfig:
         return dataclasses.replace(self, **changes)
+
+
+# (field, lowest, highest) of the float settings; every one must also be finite.
+_FLOAT_RANGES = (
+    ("gamma", 0.0, 1.0),
+    ("gae_lambda", 0.0, 1.0),
+    ("clip_epsilon", 0.0, math.inf),
+    ("value_coef", 0.0, math.inf),
+    ("entropy_coef", 0.0, math.inf),
+    ("max_grad_norm", 0.0, math.inf),
+    ("learning_rate", 0.0, math.inf),
+    ("opponent_fraction", 0.0, 1.0),
+)
+
+
+def _check_types(config: TrainConfig) -> None:
+    """ValueError unless every field has its declared type (a JSON file can say anything)."""
+    for spec in dataclasses.fields(config):
+        value = getattr(config, spec.name)
+        kind = spec.type if isinstance(spec.type, str) else spec.type.__name__
+        if kind == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif kind == "float":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        elif kind == "bool":
+            ok = isinstance(value, bool)
+        elif kind == "str":
+            ok = isinstance(value, str)
+        elif kind.startswith("dict"):
+            ok = isinstance(value, dict)
+        elif kind == "tuple[int, ...]":
+            ok = isinstance(value, tuple) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value
+            )
+        elif kind == "tuple[str, ...]":
+            ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+        else:  # a field of a kind added later: checked where it is used
+            ok = True
+        if not ok:
+            raise ValueError(f"{spec.name} must be {kind}, got {value!r}")
 
 
 PRESETS: dict[str, TrainConfig] = {
@@ -169,8 +228,27 @@ def config_to_json(config: TrainConfig) -> str:
 
 
 def config_from_json(text: str) -> TrainConfig:
-    """The inverse of `config_to_json` (lists come back as tuples where the field is a tuple)."""
-    raw = json.loads(text)
+    """The inverse of `config_to_json` (lists come back as tuples where the field is a tuple).
+
+    ValueError for text that is not a JSON object, for a key TrainConfig does not have (a typo,
+    or a file from another version: dropping it would silently train something else), and for
+    a value of the wrong type or out of range.
+    """
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error})") from None
+    if not isinstance(raw, dict):
+        raise ValueError(f"expected a JSON object of settings, got {type(raw).__name__}")
     known = {f.name for f in dataclasses.fields(TrainConfig)}
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in known}
-    return TrainConfig(**values)
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ValueError(
+            f"unknown setting(s) {', '.join(map(repr, unknown))}; TrainConfig has: "
+            + ", ".join(sorted(known))
+        )
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+    try:
+        return TrainConfig(**values)
+    except TypeError as error:  # e.g. an unhashable value where a number belongs
+        raise ValueError(str(error)) from None

@@ -15,19 +15,31 @@ CURVES_FILE = "learning_curves.png"
 class MetricsLog:
     """Appends one JSON object per line to `run_dir/metrics.jsonl`; mirrors to TensorBoard.
 
+    keep_through: the update a resumed run restarts from. Rows of later updates (written before
+    an interruption, after the last checkpoint) are dropped from the file, so that the updates
+    played again are not listed twice. `dropped` says how many went.
+
     TensorBoard needs `tensorboardX` (or PyTorch's writer); without either, the flag says so and
     the JSON lines are still written.
     """
 
-    def __init__(self, run_dir: str | Path, tensorboard: bool = False):
+    def __init__(
+        self, run_dir: str | Path, tensorboard: bool = False, keep_through: int | None = None
+    ):
         self.path = Path(run_dir) / METRICS_FILE
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.dropped = 0
+        self.last_update = 0
+        if keep_through is not None and self.path.exists():
+            self.dropped = _drop_rows_after(self.path, keep_through)
+            self.last_update = keep_through
         self.file = self.path.open("a")
         self.writer = _tensorboard_writer(Path(run_dir) / "tensorboard") if tensorboard else None
 
     def write(self, row: dict[str, Any]) -> None:
         self.file.write(json.dumps(row, sort_keys=True) + "\n")
         self.file.flush()
+        self.last_update = max(self.last_update, int(row.get("update", 0)))
         if self.writer is not None:
             step = int(row.get("env_steps", 0))
             for name, value in row.items():
@@ -38,6 +50,27 @@ class MetricsLog:
         self.file.close()
         if self.writer is not None:
             self.writer.close()
+
+
+def _drop_rows_after(path: Path, update: int) -> int:
+    """Rewrites `path` without the rows of updates after `update` (and any line cut short by a
+    crash); how many lines went."""
+    kept, dropped = [], 0
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+            keep = int(row.get("update", 0)) <= update
+        except (ValueError, TypeError, AttributeError):
+            keep = False
+        if keep:
+            kept.append(line)
+        elif line.strip():
+            dropped += 1
+    if dropped:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text("".join(line + "\n" for line in kept))
+        temporary.replace(path)
+    return dropped
 
 
 def _tensorboard_writer(directory: Path):

@@ -14,17 +14,23 @@ from jaxcheckers.agents.random import random_agent
 
 Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () action
 
-__all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS"]
+__all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS", "MAX_ALPHABETA_DEPTH"]
 
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
-    "alphabeta": "alphabeta[:DEPTH] minimax with alpha-beta pruning to DEPTH turns (default 3)",
+    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 10)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples)",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
     "simulations a move (default 64); mcts:uniform[:SIMS] searches with flat priors",
 }
+
+
+# The deepest alpha-beta search `make_agent` builds. Its cost grows about tenfold every two turns:
+# depth 10 already takes seconds a move in a crowded middlegame on a CPU core, and a depth in
+# the hundreds exhausts Python's recursion while the search is traced.
+MAX_ALPHABETA_DEPTH = 10
 
 
 def make_agent(spec: str, env) -> Agent:
@@ -37,9 +43,15 @@ def make_agent(spec: str, env) -> Agent:
     if name == "alphabeta":
         from jaxcheckers.agents.alphabeta import DEFAULT_DEPTH, make_alphabeta_agent
 
-        if argument and not argument.isdigit():
+        if argument and not (argument.isascii() and argument.isdigit()):
             raise ValueError(f"alphabeta takes a depth (a positive int), got {argument!r}")
-        return make_alphabeta_agent(env, int(argument) if argument else DEFAULT_DEPTH)
+        depth = int(argument) if argument else DEFAULT_DEPTH
+        if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
+            raise ValueError(
+                f"alphabeta searches 1 to {MAX_ALPHABETA_DEPTH} turns deep, got {depth} (deeper "
+                "searches take minutes a move)"
+            )
+        return make_alphabeta_agent(env, depth)
     if name == "sarsa":
         from jaxcheckers.agents.sarsa import load_sarsa_agent
 

@@ -1,0 +1,119 @@
+"""Argparse types that validate, shared by every subcommand, and the checks run before work starts.
+
+    parser.add_argument("--games", type=positive_int, default=100)
+    parser.add_argument("--seed", type=seed, default=0)
+
+Each type raises `argparse.ArgumentTypeError`, so a bad value is one line from argparse (the
+`jaxcheckers` parser prints no usage block) and never a traceback from deep inside JAX.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+__all__ = [
+    "MAX_SEED",
+    "positive_int",
+    "non_negative_int",
+    "finite_float",
+    "positive_float",
+    "non_negative_float",
+    "fraction",
+    "seed",
+    "positive_int_list",
+    "check_writable",
+]
+
+MAX_SEED = 2**32 - 1  # jax.random.key takes a seed that fits 32 bits without wrapping
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    return _float(text)
+
+
+def positive_float(text: str) -> float:
+    value = _float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    value = _float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+def fraction(text: str) -> float:
+    value = _float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    value = _int(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must lie in [0, {MAX_SEED}], got {text!r}")
+    return value
+
+
+def positive_int_list(text: str) -> tuple[int, ...]:
+    """Comma-separated positive integers: "256,256" -> (256, 256)."""
+    try:
+        return tuple(positive_int(part.strip()) for part in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected positive integers separated by commas, got {text!r}"
+        ) from None
+
+
+def check_writable(path: str | Path) -> Path:
+    """`path` if a file can be written there; ValueError saying why not. Leaves no file behind.
+
+    Run before the work whose result goes there, so that a typo costs nothing.
+    """
+    path = Path(path)
+    existed = path.exists()
+    try:
+        with path.open("a" if existed else "x", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
+    return path

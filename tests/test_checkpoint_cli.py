@@ -1,0 +1,143 @@
+"""Checkpoints are checked when read: a checksum saved beside each one, the newest good one used
+(and named) when the latest is damaged, one line when none is good."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxcheckers.agents import policy
+
+ocp = pytest.importorskip("orbax.checkpoint")
+
+
+class State(NamedTuple):  # the shape RunCheckpoints needs: a NamedTuple with .params
+    params: Any
+    update_step: Any
+
+
+def _state(value: float, step: int | None = None) -> State:
+    params = {"w": jnp.full((4, 8), value, jnp.float32), "b": jnp.arange(8, dtype=jnp.float32)}
+    return State(params, jnp.int32(value if step is None else step))
+
+
+def _saved_run(tmp_path, steps=(1, 2)):
+    from jaxcheckers.training.checkpoints import RunCheckpoints
+
+    checkpoints = RunCheckpoints(tmp_path)
+    for step in steps:
+        checkpoints.save(step, _state(float(step)))
+    return checkpoints
+
+
+def _flip_bits(directory: Path, seed: int, count: int = 8) -> None:
+    """Flips `count` random bits in the array data of a checkpoint item."""
+    rng = random.Random(seed)
+    files = sorted(p for p in directory.rglob("*") if p.is_file() and "/d/" in p.as_posix())
+    for _ in range(count):
+        path = rng.choice(files)
+        data = bytearray(path.read_bytes())
+        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        path.write_bytes(bytes(data))
+
+
+def test_the_digest_sees_every_bit_and_the_layout():
+    tree = _state(1.0)
+    same = _state(1.0)
+    assert policy.tree_digest(tree) == policy.tree_digest(same)
+    one_bit = tree.params["w"].at[3, 7].set(np.nextafter(np.float32(1), np.float32(2)))
+    changed = tree._replace(params={**tree.params, "w": one_bit})
+    assert policy.tree_digest(tree) != policy.tree_digest(changed)
+    reshaped = {**tree.params, "w": tree.params["w"].reshape(8, 4)}
+    assert policy.tree_digest(tree) != policy.tree_digest(tree._replace(params=reshaped))
+
+
+def test_restore_verifies_and_falls_back_to_the_newest_good_checkpoint(tmp_path, capsys):
+    checkpoints = _saved_run(tmp_path)
+    assert (checkpoints.directory / "2" / policy.CHECKSUM_FILE).is_file()
+    assert int(checkpoints.restore_state(_state(0.0)).update_step) == 2
+    capsys.readouterr()
+
+    # Damage checkpoint 2's state until the damage shows (a flip can land in unused bytes).
+    for seed in range(20):
+        _flip_bits(checkpoints.directory / "2" / "state", seed)
+        try:
+            restored = checkpoints.restore_state(_state(0.0))
+        except ValueError:
+            continue
+        if int(restored.update_step) == 1:
+            break
+    else:
+        pytest.fail("the damage was never noticed")
+    assert float(restored.params["w"][0, 0]) == 1.0
+    err = capsys.readouterr().err
+    assert "checkpoint 2" in err and "damaged" in err and "using checkpoint 1" in err
+    assert "Traceback" not in err and "Event loop" not in err
+    checkpoints.close()
+
+
+def test_a_run_with_only_damaged_checkpoints_is_refused(tmp_path, capsys):
+    checkpoints = _saved_run(tmp_path)
+    for step in (1, 2):
+        (checkpoints.directory / str(step) / "state" / "manifest.ocdbt").write_text("garbage")
+    with pytest.raises(ValueError, match="no usable checkpoint"):
+        checkpoints.restore_state(_state(0.0))
+    checkpoints.close()
+
+
+def test_non_finite_params_are_refused_even_with_a_good_checksum(tmp_path):
+    from jaxcheckers.training.checkpoints import RunCheckpoints
+
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, _state(1.0))
+    checkpoints.save(2, _state(float("nan"), step=2))
+    restored = checkpoints.restore_params(_state(0.0).params)
+    assert float(restored["w"][0, 0]) == 1.0
+    checkpoints.close()
+
+
+def test_a_checksum_mismatch_is_named(tmp_path):
+    step_dir = tmp_path / "3"
+    step_dir.mkdir()
+    policy.write_checksums(step_dir, params=_state(1.0).params)
+    policy.verify_checkpoint(step_dir, "params", _state(1.0).params)
+    with pytest.raises(ValueError, match="do not match the checksum"):
+        policy.verify_checkpoint(step_dir, "params", _state(2.0).params)
+    (step_dir / policy.CHECKSUM_FILE).write_text("{")
+    with pytest.raises(ValueError, match="checksum file is damaged"):
+        policy.verify_checkpoint(step_dir, "params", _state(1.0).params)
+
+
+def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
+    """The reader side (agents.policy, what `ppo:RUN` and `play` use) verifies like resume."""
+    import jax
+    from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
+    from jaxcheckers.training.config import TrainConfig
+
+    import jaxcheckers
+    from jaxcheckers.agents.networks import make_network
+
+    config = TrainConfig(game="tictactoe", hidden_sizes=(16,))
+    write_config(tmp_path, config)
+    env = jaxcheckers.make("tictactoe")
+    network = make_network(env.num_actions, tuple(env.observation_shape), hidden_sizes=(16,))
+    params = network.init(jax.random.PRNGKey(0), jnp.zeros((1, *env.observation_shape)))
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, State(params, jnp.int32(1)))
+    doubled = jax.tree.map(lambda x: 2 * x, params)
+    checkpoints.save(2, State(doubled, jnp.int32(2)))
+    checkpoints.close()
+    loaded, _, _ = policy.load_params(tmp_path)
+    assert policy.tree_digest(loaded) == policy.tree_digest(doubled)
+
+    (tmp_path / "checkpoints" / "2" / "params" / "manifest.ocdbt").write_text("garbage")
+    loaded, _, _ = policy.load_params(tmp_path)
+    assert policy.tree_digest(loaded) == policy.tree_digest(params)
+    assert "using checkpoint 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="no usable checkpoint"):  # asked for that one: no other
+        policy.load_params(tmp_path / "checkpoints" / "2")

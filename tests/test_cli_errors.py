@@ -1,0 +1,181 @@
+"""Bad input to the library's commands: one clear line on stderr and a non-zero exit, no traceback.
+
+The trainer's own bad invocations are in test_training_cli.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import pytest
+
+from jaxcheckers import argtypes, perft
+from jaxcheckers.cli import main
+
+
+def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of `jaxcheckers ARGV`, run in this process."""
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse's way out
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, err: str, *words: str) -> None:
+    assert status not in (0, None), err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+BAD = {
+    "perft board size 7": (["perft", "--board-size", "7", "--depth", "1"], "board_size"),
+    "perft depth 0": (["perft", "--depth", "0"], "--depth"),
+    "perft unknown game": (["perft", "--game", "chesss"], "--game"),
+    "arena batch size -1": (["arena", "random", "random", "--batch-size", "-1"], "--batch-size"),
+    "arena huge seed": (["arena", "random", "random", "--seed", "9" * 20], "--seed"),
+    "arena games 0": (["arena", "random", "random", "--games", "0"], "--games"),
+    "arena alphabeta:100": (["arena", "alphabeta:100", "random"], "1 to 10"),
+    "arena alphabeta:12": (["arena", "alphabeta:12", "random"], "1 to 10"),
+    "arena alphabeta:0": (["arena", "alphabeta:0", "random"], "1 to 10"),
+    "arena unicode depth": (["arena", "alphabeta:\u0663", "random"], "depth"),
+    "arena missing run": (["arena", "ppo:/nonexistent/run", "random"], "/nonexistent/run"),
+    "arena unknown agent": (["arena", "bogus", "random"], "bogus"),
+    "arena unwritable pdn": (
+        ["arena", "random", "random", "--games", "2", "--pdn", "/proc/nowhere/t.pdn"],
+        "/proc/nowhere/t.pdn",
+    ),
+    "play delay -1": (["play", "--delay", "-1"], "--delay"),
+    "play delay nan": (["play", "--delay", "nan"], "--delay"),
+    "play huge seed": (["play", "--seed", "9" * 20], "--seed"),
+    "play unwritable pdn": (["play", "--pdn", "/proc/nowhere/g.pdn"], "/proc/nowhere/g.pdn"),
+    "demo batch -1": (["demo", "--batch", "-1"], "--batch"),
+    "demo huge seed": (["demo", "--seed", "9" * 20], "--seed"),
+}
+
+
+@pytest.mark.parametrize("argv, word", BAD.values(), ids=BAD.keys())
+def test_a_bad_invocation_is_one_line_and_a_failure(argv, word, capsys):
+    status, out, err = run_cli(argv, capsys)
+    assert_one_line_error(status, err, word)
+    assert "vs" not in out  # refused before any game was played
+
+
+def test_alphabeta_max_depth_is_built(capsys):
+    import jaxcheckers
+    from jaxcheckers.agents import MAX_ALPHABETA_DEPTH, make_agent
+
+    env = jaxcheckers.make("checkers")
+    assert callable(make_agent(f"alphabeta:{MAX_ALPHABETA_DEPTH}", env))
+    with pytest.raises(ValueError, match="turns deep"):
+        make_agent(f"alphabeta:{MAX_ALPHABETA_DEPTH + 1}", env)
+
+
+@pytest.mark.parametrize(
+    "kind, text",
+    [
+        (argtypes.positive_int, "0"),
+        (argtypes.positive_int, "1.5"),
+        (argtypes.non_negative_int, "-1"),
+        (argtypes.finite_float, "nan"),
+        (argtypes.finite_float, "inf"),
+        (argtypes.positive_float, "0"),
+        (argtypes.non_negative_float, "-0.5"),
+        (argtypes.fraction, "1.5"),
+        (argtypes.seed, "-1"),
+        (argtypes.seed, str(2**32)),
+        (argtypes.positive_int_list, "256,0"),
+        (argtypes.positive_int_list, "256,"),
+    ],
+)
+def test_the_argument_types_refuse(kind, text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        kind(text)
+
+
+def test_the_argument_types_accept():
+    assert argtypes.positive_int_list("256, 128") == (256, 128)
+    assert argtypes.seed(str(argtypes.MAX_SEED)) == argtypes.MAX_SEED
+    assert argtypes.non_negative_float("0") == 0.0
+    assert math.isclose(argtypes.fraction("0.25"), 0.25)
+
+
+def test_check_writable_leaves_no_file(tmp_path):
+    target = tmp_path / "games.pdn"
+    assert argtypes.check_writable(target) == target
+    assert not target.exists()
+    target.write_text("kept")
+    argtypes.check_writable(target)
+    assert target.read_text() == "kept"
+    with pytest.raises(ValueError, match="cannot write"):
+        argtypes.check_writable(tmp_path / "missing" / "games.pdn")
+    with pytest.raises(ValueError, match="cannot write"):
+        argtypes.check_writable(tmp_path)
+
+
+def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
+    # Depth 3 plays the 25 positions of depth 2 (6×6): pretend there is room for 20.
+    per_state = perft._state_bytes(__import__("jaxcheckers").make("checkers", board_size=6))
+    monkeypatch.setattr(perft, "_free_memory", lambda: (20 * 3 * per_state, "host"))
+    status, out, err = run_cli(["perft", "--board-size", "6", "--depth", "4"], capsys)
+    assert "depth  1:" in out and "depth  2:" in out and "depth  3:" not in out
+    assert_one_line_error(status, err, "stopped before depth 3", "GiB")
+
+
+def test_a_missing_optional_package_names_the_extra(capsys, monkeypatch, tmp_path):
+    # orbax missing: loading a trained policy fails on the import, deep inside make_agent.
+    monkeypatch.setitem(sys.modules, "orbax", None)
+    monkeypatch.setitem(sys.modules, "orbax.checkpoint", None)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text('{"game": "checkers", "env_options": {}}')
+    status, _, err = run_cli(["arena", f"ppo:{run_dir}", "random"], capsys)
+    assert_one_line_error(status, err, "orbax", "pip install 'jaxcheckers[training]'")
+
+
+def test_a_command_whose_requirement_is_missing_names_the_extra(capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name.startswith("orbax") else real(name, *rest),
+    )
+    status, _, err = run_cli(["train", "--help"], capsys)
+    assert_one_line_error(status, err, "orbax.checkpoint", "jaxcheckers[training]")
+
+
+def test_arena_prints_its_results_before_writing_the_pdn(capsys, monkeypatch):
+    from jaxcheckers import arena
+
+    monkeypatch.setattr(arena, "check_writable", lambda path: path)  # the disk fills up later
+    argv = ["arena", "random", "random", "--board-size", "4", "--games", "2", "--json"]
+    status, out, err = run_cli([*argv, "--pdn", "/proc/nowhere/t.pdn"], capsys)
+    assert '"matches"' in out
+    assert_one_line_error(status, err, "/proc/nowhere/t.pdn")
+
+
+def test_ctrl_c_while_an_agent_thinks_keeps_the_game(capsys, monkeypatch, tmp_path):
+    from jaxcheckers import play
+
+    real = play.make_agent
+
+    def interrupting(state, key):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play, "make_agent", lambda spec, env: real(spec, env) if spec == "random"
+                        else interrupting)  # fmt: skip
+    pdn = tmp_path / "game.pdn"
+    argv = ["play", "--black", "random", "--white", "alphabeta:1", "--board-size", "6"]
+    status, out, err = run_cli([*argv, "--pdn", str(pdn)], capsys)
+    assert status == 0, err
+    assert "Traceback" not in err
+    assert "interrupted" in out and f"game saved to {pdn}" in out
+    assert "1." in pdn.read_text()  # black's first move is in the record
