@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, Protocol
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 __all__ = [
     "Env",
@@ -23,6 +24,7 @@ __all__ = [
     "tree_where",
     "computed_once",
     "compiled_step",
+    "action_index",
 ]
 
 
@@ -88,9 +90,10 @@ class Env(abc.ABC):
         """Plays `action` for `state.current_player`.
 
         An illegal action (masked out, or out of range) ends the game: −1 for the mover, 0 for the
-        other. A game that is already over is returned unchanged, with zero rewards.
+        other. A game that is already over is returned unchanged, with zero rewards. An action
+        that is not an integer (a float, a bool) raises TypeError when traced (`action_index`).
         """
-        action = jnp.asarray(action, dtype=jnp.int32)
+        action = action_index(action, self.num_actions)
         in_range = (action >= 0) & (action < self.num_actions)
         safe_action = computed_once(jnp.clip(action, 0, self.num_actions - 1), state.step_count)
         is_legal = computed_once(in_range & self._is_legal(state, safe_action), state.step_count)
@@ -126,11 +129,37 @@ class Env(abc.ABC):
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
 
 
+def action_index(action: Any, num_actions: int) -> jax.Array:
+    """int32 (…): `action` as the step reads it; an action out of [0, num_actions) becomes −1.
+
+    Only integers are actions: a float or a bool raises TypeError (the dtype is static, so this
+    happens when the step is traced). Integers wider than int32 (a Python int, numpy's int64,
+    a traced int64 under x64) are compared before they are narrowed, so 2³² + 145 is out of
+    range rather than action 145. An int32 action passes through untouched.
+    """
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an integer, got {action!r}")
+    if isinstance(action, int):
+        return jnp.int32(action if 0 <= action < num_actions else -1)
+    if not hasattr(action, "dtype"):
+        action = np.asarray(action)
+    dtype = np.dtype(action.dtype)
+    if not np.issubdtype(dtype, np.integer):
+        raise TypeError(f"an action is an integer, got an array of {dtype} ({action!r})")
+    if dtype == np.int32 or dtype.itemsize < 4:
+        return jnp.asarray(action).astype(jnp.int32)
+    xp = np if isinstance(action, (np.ndarray, np.generic)) else jnp
+    in_range = (action >= 0) & (action < num_actions)
+    return jnp.asarray(xp.where(in_range, action, -1).astype(np.int32))
+
+
 def _forfeit(state: State) -> State:
     """The game ended by an illegal action of the player to move (PettingZoo's rule)."""
     mover = jax.nn.one_hot(state.current_player, 2, dtype=jnp.float32)
     over = state._replace(
-        rewards=-mover, terminated=jnp.bool_(True), step_count=state.step_count + 1
+        rewards=0.0 - mover,  # not −mover: the other player's 0 would be −0.0
+        terminated=jnp.bool_(True),
+        step_count=state.step_count + 1,
     )
     return _clear_stored_mask(over, jnp.bool_(True))
 

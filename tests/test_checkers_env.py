@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
+from jaxcheckers.adapters.game import Game
 from jaxcheckers.agents.random import random_legal_action, random_play_step
 from jaxcheckers.checkers import Checkers, bitboard, render, rules
 from jaxcheckers.perft import perft
@@ -36,9 +37,9 @@ def play_random(env, batch: int, plies: int, key):
 
 
 def test_batched_random_play_under_jit(env):
-    (state, _), (finished, rewards, final_rewards) = jax.jit(
-        play_random, static_argnums=(0, 1, 2)
-    )(env, BATCH, 120, jax.random.PRNGKey(0))
+    (state, _), (finished, rewards, final_rewards) = jax.jit(play_random, static_argnums=(0, 1, 2))(
+        env, BATCH, 120, jax.random.PRNGKey(0)
+    )
     chex.assert_shape(state.legal_action_mask, (BATCH, env.num_actions))
     chex.assert_shape(state.observation, (BATCH, 8, 8, 4))
     finished, rewards, final_rewards = map(np.asarray, (finished, rewards, final_rewards))
@@ -180,3 +181,46 @@ def test_history_index_gives_each_ply_of_the_ring_its_own_slot(options):
     assert env.history_index(size) == env.history_index(0)  # a ring
     traced = jax.jit(env.history_index)(jnp.arange(-1, size - 1))
     assert np.asarray(traced).tolist() == slots
+
+
+# -- a state of other rules is refused, not misread (issue 19, item 8) --------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"no_moves": "pass"},
+        {"repetition_draw": False},
+        {"forty_move_draw": False},
+        {"board_size": 10},
+    ],
+)
+def test_a_state_made_under_other_rules_is_refused(env, options):
+    other = jaxcheckers.make("checkers", **options)
+    state = other.reset(jax.random.key(0))
+    with pytest.raises(ValueError, match="other rules|cannot step"):
+        env.step(state, 145)
+    with pytest.raises(ValueError, match="other rules|cannot step"):
+        jax.jit(jax.vmap(env.step))(jax.tree.map(lambda x: x[None], state), jnp.zeros(1, jnp.int32))
+    with pytest.raises(ValueError, match="other rules|cannot step"):
+        Game.from_state(state, env)
+    other.check_state(state)  # its own env takes it
+
+
+def test_a_state_of_another_game_is_refused(env):
+    tictactoe = jaxcheckers.make("tictactoe")
+    with pytest.raises(ValueError, match="cannot step"):
+        env.step(tictactoe.reset(jax.random.key(0)), 0)
+
+
+def test_pettingzoo_cannot_play_on_from_a_state_of_other_rules():
+    """reset(options={"start": state}) takes the State; its first step must not misread it."""
+    pettingzoo = pytest.importorskip("jaxcheckers.adapters.pettingzoo")
+    aec = pettingzoo.raw_env()
+    start = jaxcheckers.make("checkers", no_moves="pass").reset(jax.random.key(0))
+    try:
+        aec.reset(options={"start": jax.device_get(start)})
+    except ValueError:
+        return  # refused at reset: better still
+    with pytest.raises(ValueError, match="other rules"):
+        aec.step(145)

@@ -5,7 +5,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcheckers.core import computed_once
+import jaxcheckers
+from jaxcheckers.core import action_index, computed_once
 
 EXTREMES = {
     "bool": [False, True],
@@ -38,3 +39,61 @@ def test_computed_once_keeps_a_pytree_and_its_shapes():
     assert jax.tree.structure(kept) == jax.tree.structure(tree)
     np.testing.assert_array_equal(kept["a"], tree["a"])
     assert bool(kept["b"][0])
+
+
+# -- the action as `Env.step` reads it (issue 19, item 8) ----------------------------------------
+
+CHECKERS = jaxcheckers.make("checkers")
+OPENING = CHECKERS.reset(jax.random.key(0))
+LEGAL = 145  # 9-13 at the opening: square 17 = (2, 1), direction 2 (SW)
+
+
+def test_the_chosen_legal_action_is_legal_at_the_opening():
+    assert bool(OPENING.legal_action_mask[LEGAL])
+
+
+@pytest.mark.parametrize("action", [145.7, 145.0, np.float32(145), np.array(145.0), True, "145"])
+def test_a_non_integer_action_raises_type_error(action):
+    with pytest.raises(TypeError, match="integer"):
+        CHECKERS.step(OPENING, action)
+    tictactoe = jaxcheckers.make("tictactoe")
+    with pytest.raises(TypeError, match="integer"):
+        tictactoe.step(tictactoe.reset(jax.random.key(0)), action)
+
+
+def test_a_traced_float_action_raises_when_the_step_is_traced():
+    with pytest.raises(TypeError, match="integer"):
+        jax.jit(CHECKERS.step)(OPENING, jnp.float32(145))
+
+
+@pytest.mark.parametrize(
+    "action",
+    [2**32 + LEGAL, -(2**32) + LEGAL, 2**64 + LEGAL, np.int64(2**32 + LEGAL),
+     np.uint64(2**32 + LEGAL), np.array([2**32 + LEGAL])[0], np.uint32(2**32 - 1)],
+)  # fmt: skip
+def test_an_integer_beyond_int32_forfeits_and_does_not_wrap(action):
+    after = CHECKERS.step(OPENING, action)
+    assert bool(after.terminated)
+    np.testing.assert_array_equal(after.rewards, [-1.0, 0.0])
+
+
+def test_a_traced_int64_beyond_int32_forfeits_under_x64():
+    with jax.enable_x64(True):
+        actions = jnp.array([LEGAL, 2**32 + LEGAL, -(2**40)], dtype=jnp.int64)
+        after = jax.jit(jax.vmap(CHECKERS.step, (None, 0)))(OPENING, actions)
+    np.testing.assert_array_equal(after.terminated, [False, True, True])
+    np.testing.assert_array_equal(after.rewards[:, 0], [0.0, -1.0, -1.0])
+
+
+@pytest.mark.parametrize(
+    "action", [LEGAL, np.int64(LEGAL), np.int8(5), np.uint32(LEGAL), jnp.int32(LEGAL)]
+)
+def test_in_range_integers_of_any_width_are_the_same_action(action):
+    assert int(action_index(action, CHECKERS.num_actions)) == int(action)
+    after = CHECKERS.step(OPENING, action)
+    assert bool(after.terminated) == (int(action) != LEGAL)
+
+
+def test_a_forfeit_gives_the_other_player_plus_zero():
+    after = jax.jit(CHECKERS.step)(OPENING, jnp.int32(0))
+    assert not np.signbit(np.asarray(after.rewards)[1])

@@ -79,6 +79,24 @@ def test_an_occupied_square_loses_for_the_player_who_chose_it():
     np.testing.assert_array_equal(info["rewards"], [0.0, -1.0])
 
 
+def test_no_negative_zero_rewards_reach_info():
+    """A forfeit's rewards are a negated one-hot: its 0 must not come out as −0.0."""
+    for squares in ([4, 4], [0, 3, 1, 4, 2], [0, 1, 2, 4, 3, 5, 7, 6, 8], [4]):
+        _, (_, reward, _, _, info) = played(squares)
+        zeros = info["rewards"][info["rewards"] == 0]
+        assert not np.signbit(zeros).any(), (squares, info["rewards"])
+        assert not (reward == 0 and np.signbit(reward)), squares
+
+
+def test_the_docstring_names_the_error_a_step_after_the_end_raises():
+    import jaxcheckers.adapters.tictactoe_gym as module
+
+    env, _ = played([0, 3, 1, 4, 2])
+    with pytest.raises(RuntimeError):
+        env.step(5)
+    assert "game is over raises RuntimeError" in " ".join(module.__doc__.split())
+
+
 def test_bad_calls_raise():
     env, _ = played([0, 3, 1, 4, 2])
     with pytest.raises(RuntimeError, match="reset"):

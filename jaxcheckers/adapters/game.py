@@ -160,6 +160,7 @@ class Game:
         """Wraps an unbatched State of `env` (for example one taken out of a batch)."""
         if np.shape(state.current_player) != ():
             raise ValueError("from_state takes one game; index a batched State first")
+        env.check_state(state)  # a state of another board size or other rules: ValueError
         if state.board.shape != (env.board_size**2,):
             raise ValueError(f"the state's board does not fit {env!r}")
         return cls(env, jax.device_get(state))

@@ -24,7 +24,8 @@ without a line is a draw.
 - An occupied square loses the game at once for the player who chose it (reward: the other
   player's win). tictactoe-gym instead ignores such a move; here it follows the JAX game, whose
   rewards (−1 for the mover, 0 for the other) are in `info["rewards"]`. An action outside
-  Discrete(n²) raises ValueError, and so does a `step` after the game is over (call `reset`).
+  Discrete(n²) raises ValueError; a `step` after the game is over raises RuntimeError (call
+  `reset`), as the checkers Gymnasium adapter does: the call is out of order, not its value.
 - `info`: "history" (the squares played), "player" (to move: 1 or −1; once the game is over,
   the one who would have moved next), "winner" (as the reward),
   "action_mask" (int8 (n²,)), "rewards" (float32 (2,), the JAX game's, player 1 first).
@@ -171,7 +172,8 @@ class TicTacToeGymEnv(gymnasium.Env):
             "player": PLAYER_SIGNS[int(self._host.current_player)],
             "winner": self._winner(),
             "action_mask": self._host.legal_action_mask.astype(np.int8),
-            "rewards": np.array(self._host.rewards, dtype=np.float32),
+            # + 0.0 turns a −0.0 (the negated one-hot of a forfeit) into 0.0.
+            "rewards": np.array(self._host.rewards, dtype=np.float32) + np.float32(0.0),
         }
 
 

@@ -216,6 +216,7 @@ class Checkers(Env):
         position is harmless, and so is a mid-capture position taking the slot of the turn's
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
+        self.check_state(state)
         state = super().step(state, action)
         if not self.repetition_draw:
             return state
@@ -226,6 +227,27 @@ class Checkers(Env):
         return self._record(
             state._replace(position=position, quiet_plies=quiet, current_player=player)
         )
+
+    def check_state(self, state) -> None:
+        """Raises ValueError where `state` (one game or a batch) cannot be a game of this env.
+
+        The board size is part of the State's type and the draw and pass rules shape its
+        history, so a state made under other rules is told apart from its structure alone (the
+        check runs when the step is traced, and costs nothing after). `max_steps` and the
+        crowning rule leave no trace in a State: a state moves on under either.
+        """
+        if not isinstance(state, self.state_type):
+            raise ValueError(
+                f"{self!r} cannot step a {type(state).__name__}: it plays "
+                f"{self.state_type.__name__} ({self.board_size}×{self.board_size} checkers)"
+            )
+        expected = (self.history_length, self._history_words)
+        found = tuple(jnp.shape(state.history)[-2:])
+        if found != expected:
+            raise ValueError(
+                f"the state was made under other rules than {self!r} (its repetition history "
+                f"is {found}, this env's {expected}); step it with the env that made it"
+            )
 
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout

@@ -11,6 +11,8 @@ its own (the notation only knows whole moves): `to_fen` writes its board and sid
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from jaxcheckers.checkers.positions import absolute_board, from_board
@@ -39,11 +41,17 @@ def board_to_fen(board: np.ndarray, player: int) -> str:
 def fen_to_board(fen: str, n: int = 8) -> tuple[np.ndarray, int]:
     """(absolute int8 (n, n) board, player to move) from a FEN string.
 
-    Accepts the bare string, or the whole tag `[FEN "..."]`; spaces and a final '.' are ignored.
-    Raises ValueError with the reason for anything it cannot read.
+    Accepts the bare string, or the whole tag `[FEN "..."]`; spaces around the separators and a
+    final '.' are ignored. Square numbers are ASCII digits; a range `a-b` needs a ≤ b. Raises
+    ValueError with the reason for anything it cannot read (other types included).
     """
-    text = _strip_tag(fen)
-    fields = [field for field in text.split(":") if field]
+    if not isinstance(fen, str):
+        raise ValueError(f"a FEN is a string, got {type(fen).__name__}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n % 2 or not 4 <= n <= 16:
+        raise ValueError(f"the board size must be an even int from 4 to 16, got {n!r}")
+    n = int(n)
+    fields = [field.strip() for field in _strip_tag(fen).split(":")]
+    fields = [field for field in fields if field]
     if not fields or fields[0].upper() not in COLOURS:
         raise ValueError(f"a FEN starts with the side to move, B or W: {fen!r}")
     player = COLOURS.index(fields[0].upper())
@@ -55,14 +63,27 @@ def fen_to_board(fen: str, n: int = 8) -> tuple[np.ndarray, int]:
             raise ValueError(f"each piece list starts with B or W, once each: {field!r}")
         seen_colours.add(colour)
         sign = 1 if colour == "B" else -1
-        for item in filter(None, field[1:].split(",")):
-            king = item[0].upper() == "K"
-            for number in _square_numbers(item[1:] if king else item, n):
+        for item in field[1:].split(","):
+            item = item.strip()
+            if not item:
+                continue
+            match = _ITEM.fullmatch(item)
+            if not match:
+                raise ValueError(
+                    f"{item!r} is not a square (1 to {n * n // 2}), a range a-b or a king K5"
+                )
+            king = bool(match.group(1))
+            for number in _square_numbers(match.group(2), match.group(3), n):
                 row, col = square_position(number, n)
                 if board[row, col]:
                     raise ValueError(f"square {number} is listed twice in {fen!r}")
                 board[row, col] = sign * (2 if king else 1)
     return board, player
+
+
+# A king mark, a square number, and the last square of a range: ASCII digits only, no spaces or
+# underscores inside (which int() would read: "1_2" as 12, "١" as 1).
+_ITEM = re.compile(r"([Kk]?)([0-9]{1,3})(?:\s*-\s*([0-9]{1,3}))?", re.ASCII)
 
 
 def _strip_tag(fen: str) -> str:
@@ -71,18 +92,16 @@ def _strip_tag(fen: str) -> str:
         text = text.strip("[]").strip()
         if text.upper().startswith("FEN"):
             text = text[3:].strip()
-    return text.strip('"').replace(" ", "").rstrip(".")
+    return text.strip('"').strip().rstrip(".")
 
 
-def _square_numbers(item: str, n: int) -> range:
-    first, dash, last = item.partition("-")
-    try:
-        start = int(first)
-        stop = int(last) if dash else start
-    except ValueError:
-        raise ValueError(f"{item!r} is not a square number (1 to {n * n // 2})") from None
+def _square_numbers(first: str, last: str | None, n: int) -> range:
+    start = int(first)
+    stop = start if last is None else int(last)
     for number in (start, stop):
         square_position(number, n)  # raises for numbers off the board
+    if stop < start:
+        raise ValueError(f"the range {first}-{last} runs backwards; write {last}-{first}")
     return range(start, stop + 1)
 
 

@@ -66,16 +66,27 @@ def validate(board: np.ndarray, player: int = 0, jumper: tuple[int, int] | None 
         count = int((np.sign(board) == sign).sum())
         if count > most:
             raise ValueError(f"{side} has {count} pieces; at most {most} start on a {n}×{n} board")
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    if not _is_int(player) or player not in (0, 1):
+        raise ValueError(f"player must be the int 0 or 1, got {player!r}")
+    if isinstance(jumper, np.ndarray):
+        jumper = tuple(jumper.tolist()) if jumper.ndim == 1 else jumper
     if jumper is not None:
-        r, c = jumper
+        if not (
+            isinstance(jumper, (tuple, list)) and len(jumper) == 2 and all(map(_is_int, jumper))
+        ):
+            raise ValueError(f"jumper must be a (row, col) pair of ints or None, got {jumper!r}")
+        r, c = (int(x) for x in jumper)
         if not (0 <= r < n and 0 <= c < n) or np.sign(board[r, c]) != (1 if player == 0 else -1):
             raise ValueError(f"jumper {jumper} is not a piece of player {player}")
         frame = to_mover_frame(board, player)
         square = _mover_square(r * n + c, player, n)
         if not bool(rules.can_jump_from(jnp.asarray(frame), square, n)):
             raise ValueError(f"the piece at {jumper} has no capture, so it cannot be mid-jump")
+
+
+def _is_int(value) -> bool:
+    """An int or numpy integer; not a bool (True is 1 to Python, never a square or a player)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def to_mover_frame(board: np.ndarray, player: int) -> np.ndarray:
@@ -110,7 +121,8 @@ def from_board(
     n = board.shape[0]
     if n != env.board_size:
         raise ValueError(f"a {n}×{n} board does not fit this env's board_size={env.board_size}")
-    square = -1 if jumper is None else _mover_square(jumper[0] * n + jumper[1], player, n)
+    player = int(player)
+    square = -1 if jumper is None else _mover_square(int(jumper[0]) * n + int(jumper[1]), player, n)
     return _compiled_start(env)(to_mover_frame(board, player), np.int32(player), np.int32(square))
 
 
