@@ -12,7 +12,7 @@ import numpy as np
 from jaxcheckers import bits
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env, computed_once, tree_where
+from jaxcheckers.core import Env, computed_once, replace_fields, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -46,6 +46,7 @@ class CheckersState(NamedTuple):
     #   both sides' kings; H=1 without the repetition rule
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
+    replace = replace_fields  # pgx's name for `_replace`
 
     @property
     def board(self) -> jax.Array:
@@ -206,7 +207,9 @@ class Checkers(Env):
         few operations per word where packing the 256-entry mask cost several per action."""
         return rules.action_bits(rules.legal_moves(position, jumper, self._layout), self._layout)
 
-    def step(self, state: CheckersState, action: jax.Array) -> CheckersState:
+    def step(
+        self, state: CheckersState, action: jax.Array, key: jax.Array | None = None
+    ) -> CheckersState:
         """`Env.step`, then the position it leads to written into the repetition history.
 
         The history is written here, once, after the generic step has chosen between playing,
