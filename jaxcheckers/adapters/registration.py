@@ -1,4 +1,4 @@
-"""Gymnasium ids of every jaxcheckers env, registered without importing JAX or the envs.
+"""Gymnasium ids of every jaxcheckers env, registered without importing the envs.
 
     import gymnasium
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
