@@ -71,10 +71,5 @@ def test_pgx_auto_reset_runs_tictactoe():
     _check_auto_reset("tictactoe", {})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CheckersState derives its mask from `terminated`, and pgx's auto_reset hands the "
-    "agent a fresh game flagged terminated: its mask reads all False (see README, pgx)",
-)
 def test_pgx_auto_reset_runs_checkers():
     _check_auto_reset("checkers", {"board_size": 6})

@@ -60,9 +60,9 @@ class CheckersState(NamedTuple):
 
     @property
     def legal_action_mask(self) -> jax.Array:
-        """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
-        over = self.terminated | self.truncated
-        return _legal_action_mask(self.legal_action_bits, over, self.board_size)
+        """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over
+        (`Checkers.step` clears the bits of a finished game)."""
+        return _legal_action_mask(self.legal_action_bits, self.board_size)
 
 
 @functools.cache
@@ -220,6 +220,12 @@ class Checkers(Env):
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
         state = super().step(state, action)
+        # A finished game's bits are cleared here, so that the mask reads them alone: a fresh game
+        # that a wrapper marks finished (pgx's auto_reset does) still offers its moves.
+        over = state.terminated | state.truncated
+        state = state._replace(
+            legal_action_bits=jnp.where(over, jnp.uint32(0), state.legal_action_bits)
+        )
         if not self.repetition_draw:
             return state
         # What the write reads, computed once: else each of its H slots' loops would redo the step.
@@ -382,11 +388,10 @@ class Checkers(Env):
 # Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.
 
 
-@functools.partial(jax.jit, static_argnums=2)
-def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array, n: int) -> jax.Array:
-    """The packed legal actions unpacked, all False where `over` (cleared by the word)."""
-    legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
-    return bits.unpack_mask(legal, rules.num_actions(n))
+@functools.partial(jax.jit, static_argnums=1)
+def _legal_action_mask(legal_action_bits: jax.Array, n: int) -> jax.Array:
+    """The packed legal actions unpacked."""
+    return bits.unpack_mask(legal_action_bits, rules.num_actions(n))
 
 
 @functools.partial(jax.jit, static_argnums=1)
