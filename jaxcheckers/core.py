@@ -25,6 +25,7 @@ __all__ = [
     "computed_once",
     "compiled_step",
     "action_index",
+    "replace_fields",
 ]
 
 
@@ -40,6 +41,14 @@ class State(Protocol):
     step_count: jax.Array  # int32 ()       environment steps taken
 
     def _replace(self, **fields: Any) -> State: ...
+
+    def replace(self, **fields: Any) -> State: ...  # pgx's name for `_replace`
+
+
+def replace_fields(self: Any, **fields: Any) -> Any:
+    """`state.replace(**fields)`: pgx's name (a flax dataclass method) for a NamedTuple's
+    `_replace`. A game's State class sets `replace = replace_fields`, so pgx code runs as is."""
+    return self._replace(**fields)
 
 
 def tree_where(condition: jax.Array, on_true: Any, on_false: Any) -> Any:
@@ -75,18 +84,30 @@ class Env(abc.ABC):
     """A two-player, turn-based game with pure `reset(key)` and `step(state, action)`.
 
     Both work under `jax.jit` and `jax.vmap`; neither branches in Python on traced values.
+    pgx's names work too: `init` (= `reset`), `id` (the name `jaxcheckers.make` takes),
+    `version`, and `step(state, action, key)` (the key is ignored: every step is deterministic).
     """
 
     num_players: int = 2
     num_actions: int
     observation_shape: tuple[int, ...]
     max_steps: int | None  # None: never truncate
+    version: str = "v0"  # changes when a game's rules or State change (pgx's `version`)
+
+    @property
+    def id(self) -> str:
+        """The game's name, as `jaxcheckers.make` takes it ("checkers", "tictactoe")."""
+        return type(self).__name__.lower()
 
     def reset(self, key: jax.Array) -> State:
         """A fresh game. `key` is taken for games with a random start; the rules may ignore it."""
         return self._init(key)
 
-    def step(self, state: State, action: jax.Array) -> State:
+    def init(self, key: jax.Array) -> State:
+        """pgx's name for `reset`."""
+        return self.reset(key)
+
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
         """Plays `action` for `state.current_player`.
 
         An illegal action (masked out, or out of range) ends the game: −1 for the mover, 0 for the

@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import Env
+from jaxcheckers.core import Env, replace_fields
 
 __all__ = ["TicTacToe", "TicTacToeState", "gym_board", "winning_lines", "MIN_SIZE", "MAX_SIZE"]
 
@@ -42,6 +42,8 @@ class TicTacToeState(NamedTuple):
     truncated: jax.Array  # bool ()  always False: games end by themselves
     step_count: jax.Array  # int32 ()  steps of this game (marks placed since `start`)
     board: jax.Array  # int8 (n·n,)  absolute: +1 player 0's mark, −1 player 1's, 0 empty
+
+    replace = replace_fields  # pgx's name for `_replace`
 
 
 # -- tables, built once with numpy ---------------------------------------------------------------

@@ -183,3 +183,72 @@ def test_make_vec_builds_the_jax_batched_env():
     assert isinstance(envs.unwrapped, CheckersVectorEnv)
     observations, infos = envs.reset(seed=0)
     assert observations.shape == (3, SIZE, SIZE, 4) and infos["action_mask"].shape == (3, 144)
+
+
+def test_action_masks_are_the_learners_legal_actions():
+    env = CheckersEnv(board_size=SIZE, learner_seat=0)
+    _, info = env.reset(seed=0)
+    masks = env.action_masks()
+    assert masks.dtype == np.bool_ and masks.shape == (4 * SIZE * SIZE,) and masks.any()
+    np.testing.assert_array_equal(masks, info["action_mask"].astype(bool))
+    _, _, terminated, _, info = env.step(0)  # illegal: the game is lost
+    assert terminated and not env.action_masks().any()
+    envs = CheckersVectorEnv(3, board_size=SIZE)
+    _, infos = envs.reset(seed=0)
+    np.testing.assert_array_equal(envs.action_masks(), infos["action_mask"].astype(bool))
+
+
+def test_reset_mask_restarts_only_the_masked_games():
+    envs = CheckersVectorEnv(3, board_size=SIZE, learner_seat=0)
+    _, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        actions = np.array([_random_legal(rng, m) if m.any() else 0 for m in infos["action_mask"]])
+        observations, _, _, _, infos = envs.step(actions)
+    before = jax.device_get(envs.jax_state)
+    assert (before.step_count > 0).all()
+    mask = np.array([False, True, False])
+    again, infos = envs.reset(options={"reset_mask": mask})
+    after = jax.device_get(envs.jax_state)
+    np.testing.assert_array_equal(after.step_count, [before.step_count[0], 0, before.step_count[2]])
+    for field_before, field_after in zip(
+        jax.tree.leaves(before), jax.tree.leaves(after), strict=True
+    ):
+        np.testing.assert_array_equal(field_after[~mask], field_before[~mask])
+    np.testing.assert_array_equal(again[~mask], observations[~mask])
+    fresh, _ = CheckersEnv(board_size=SIZE, learner_seat=0).reset(seed=0)
+    np.testing.assert_array_equal(again[1], fresh)
+    np.testing.assert_array_equal(infos["_action_mask"], mask)
+    envs.step(np.array([_random_legal(rng, m) for m in infos["action_mask"]]))  # all go on
+
+
+@pytest.mark.parametrize(
+    "mask", [np.zeros(3, dtype=bool), np.ones(3, dtype=np.int8), [True, False, True]]
+)
+def test_a_bad_reset_mask_raises(mask):
+    envs = CheckersVectorEnv(3, board_size=SIZE)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": mask})
+
+
+def test_rgb_array_frames_follow_the_game():
+    env = gymnasium.make(ENV_ID, board_size=SIZE, learner_seat=0, render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    _, info = env.reset(seed=0)
+    first = env.render()
+    assert first.dtype == np.uint8 and first.shape == (32 * SIZE, 32 * SIZE, 3)
+    np.testing.assert_array_equal(env.render(), first)
+    env.step(_random_legal(np.random.default_rng(0), info["action_mask"]))
+    assert (env.render() != first).any()  # pieces moved: pixels changed
+
+
+def test_async_make_vec_with_fork_is_refused_at_once():
+    with pytest.raises(RuntimeError, match="'context': 'spawn'"):
+        gymnasium.make_vec(
+            ENV_ID,
+            num_envs=2,
+            vectorization_mode="async",
+            vector_kwargs={"context": "fork"},
+            board_size=SIZE,
+        )

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import warnings
+
 import jax
 import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+from pettingzoo.test.state_test import test_state as pettingzoo_state_test  # noqa: E402
+from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_test  # noqa: E402
 
 import jaxcheckers  # noqa: E402
 from jaxcheckers.adapters import pettingzoo as checkers_aec  # noqa: E402
@@ -127,3 +132,32 @@ def test_ansi_render_draws_the_board():
     assert text.splitlines()[-1] == "black (player 0) to move"
     board_rows = text.splitlines()[1:-1]
     assert sum(row.count("b") for row in board_rows) == 12
+
+
+def test_pettingzoo_render_test_with_rgb_frames_that_follow_the_game(capsys):
+    render_test(functools.partial(checkers_aec.env, board_size=6))
+    assert "to move" in capsys.readouterr().out  # the human mode printed boards
+    env = checkers_aec.env(board_size=6, render_mode="rgb_array")
+    env.reset()
+    first = env.render()
+    assert first.dtype == np.uint8 and first.shape == (6 * 32, 6 * 32, 3)
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    assert (env.render() != first).any()
+
+
+def test_pettingzoo_state_tests_and_the_global_state():
+    env = checkers_aec.env(board_size=6)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_state_space_test(env)
+        pettingzoo_state_test(env, num_cycles=200)
+    complaints = [str(w.message) for w in caught if "tate" in str(w.message)]
+    assert complaints == []
+    env.reset()
+    state = env.state()
+    assert env.state_space.contains(state) and state.shape == (6, 6, 5)
+    assert state[:2, :, 0].sum() == 6 and state[4:, :, 2].sum() == 6 and not state[..., 4].any()
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    after = env.state()
+    assert after[..., 4].all()  # white to move; the state is the same whoever reads it
+    assert after[..., 0].sum() == 6 and (after[..., 0] != state[..., 0]).sum() == 2

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from jaxcheckers.adapters.tictactoe_gym import ENV_ID, TicTacToeGymEnv, register
+from jaxcheckers.adapters.tictactoe_gym import (
+    ENV_ID,
+    TicTacToeGymEnv,
+    TicTacToeVectorEnv,
+    register,
+)
 
 
 def played(squares: list[int], **options) -> tuple[TicTacToeGymEnv, tuple]:
@@ -104,7 +109,7 @@ def test_bad_calls_raise():
     with pytest.raises(ValueError, match="action"):
         TicTacToeGymEnv().step(9)
     with pytest.raises(ValueError, match="render_mode"):
-        TicTacToeGymEnv(render_mode="rgb_array")
+        TicTacToeGymEnv(render_mode="rgb")
     with pytest.raises(ValueError, match="size"):
         TicTacToeGymEnv(size=2)
 
@@ -126,3 +131,62 @@ def test_render_draws_the_board(capsys):
     human, _ = played([4], render_mode="human")
     assert "...\n.X.\n...\n" in capsys.readouterr().out
     assert human.render() is None
+
+
+def test_action_masks_and_rgb_frames():
+    env, _ = played([4, 0], render_mode="rgb_array")
+    np.testing.assert_array_equal(np.flatnonzero(env.action_masks()), env.get_actions())
+    assert env.action_masks().dtype == np.bool_
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.shape == (96, 96, 3)
+    env.step(8)
+    changed = np.argwhere((env.render() != frame).any(-1))
+    assert changed.min() >= 64  # only square 8 (bottom right) was drawn on
+    assert "rgb_array" in TicTacToeGymEnv.metadata["render_modes"]
+
+
+def test_the_vector_env_plays_like_single_envs_and_autoresets_next_step():
+    games = [[0, 3, 1, 4, 2], [4, 4], [0, 1, 2, 4, 3, 5, 7, 6, 8]]  # X wins, forfeit, draw
+    envs = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(envs.unwrapped, TicTacToeVectorEnv)
+    observations, infos = envs.reset(seed=0)
+    np.testing.assert_array_equal(observations, np.zeros((3, 3, 3), np.int8))
+    singles = [TicTacToeGymEnv() for _ in games]
+    for single in singles:
+        single.reset(seed=0)
+    played = [0, 0, 0]  # moves of each game's current episode
+    done = np.zeros(3, dtype=bool)
+    restarts = 0
+    for _ in range(12):  # each game is played over and over
+        actions = np.array([game[played[i] % len(game)] for i, game in enumerate(games)])
+        observations, rewards, terminated, truncated, infos = envs.step(actions)
+        for i, single in enumerate(singles):
+            if done[i]:  # NEXT_STEP: this step restarted the game and ignored the action
+                np.testing.assert_array_equal(observations[i], np.zeros((3, 3), np.int8))
+                assert (rewards[i], terminated[i]) == (0.0, False)
+                single.reset()
+                played[i] = 0
+                restarts += 1
+                continue
+            observation, reward, ended, _, info = single.step(int(actions[i]))
+            played[i] += 1
+            np.testing.assert_array_equal(observations[i], observation)
+            assert (rewards[i], terminated[i], truncated[i]) == (reward, ended, False)
+            assert infos["player"][i] == info["player"]
+            np.testing.assert_array_equal(infos["action_mask"][i], info["action_mask"])
+            np.testing.assert_array_equal(envs.unwrapped.action_masks()[i], single.action_masks())
+        done = terminated
+    assert restarts == 7  # 4 of the forfeit game, 2 of the win, 1 of the draw
+
+
+def test_the_vector_env_reset_mask_restarts_only_the_masked_games():
+    envs = TicTacToeVectorEnv(2)
+    envs.reset()
+    before, _, _, _, _ = envs.step(np.array([4, 0]))
+    mask = np.array([False, True])
+    after, infos = envs.reset(options={"reset_mask": mask})
+    np.testing.assert_array_equal(after[0], before[0])
+    np.testing.assert_array_equal(after[1], np.zeros((3, 3), np.int8))
+    np.testing.assert_array_equal(infos["_player"], mask)
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": np.zeros(2, dtype=bool)})

@@ -9,6 +9,10 @@ Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional 
 - `jaxcheckers.adapters.gymnasium`: `CheckersEnv` (one learner against an opponent agent,
   registered as `jaxcheckers/Checkers-v0`) and `CheckersVectorEnv` (many of them batched in JAX)
   (needs `pip install jaxcheckers[adapters]`).
-- `jaxcheckers.adapters.tictactoe_gym`: tic-tac-toe for Gymnasium, both players in one env,
-  registered as `jaxcheckers/TicTacToe-v0` (needs `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.tictactoe_gym`: tic-tac-toe for Gymnasium, both players in one env
+  (`TicTacToeGymEnv`) or many batched in JAX (`TicTacToeVectorEnv`), registered as
+  `jaxcheckers/TicTacToe-v0` (needs `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.registration`: registers both Gymnasium ids without importing the envs;
+  `gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` imports it.
+- `jaxcheckers.adapters.rgb`: the boards drawn as uint8 RGB frames with numpy (`rgb_array`).
 """

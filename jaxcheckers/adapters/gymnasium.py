@@ -3,9 +3,12 @@
     import gymnasium, jaxcheckers.adapters.gymnasium    # the import registers the ids
     env = gymnasium.make("jaxcheckers/Checkers-v0", opponent="random")
     observation, info = env.reset(seed=0)                # info["action_mask"]: int8 (4·n²,)
+    env.unwrapped.action_masks()                         # bool (4·n²,), for MaskablePPO
     observation, reward, terminated, truncated, info = env.step(action)
     envs = gymnasium.make_vec("jaxcheckers/Checkers-v0", num_envs=256,
                               vectorization_mode="vector_entry_point")  # CheckersVectorEnv
+
+(`gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` needs no import.)
 
 Rules and options: the game is `jaxcheckers.make("checkers", ...)` (American checkers, tournament
 rules, by default); its options `board_size`, `no_moves`, `forty_move_draw`, `repetition_draw` and
@@ -24,13 +27,21 @@ then the opponent's hops until the learner is to move again or the game is over.
 learner's: +1 win, −1 loss, 0 draw, at the end. A masked-out action loses the game (−1), as in
 the JAX env; an action outside `Discrete(4·n²)` raises ValueError.
 
+Render modes: "ansi" (the board as text), "human" (printed), "rgb_array" (uint8 (32·n, 32·n, 3),
+black at the top, for `gymnasium.wrappers.RecordVideo`).
+
 Randomness: every episode is a pure function of one JAX key (seat, then one key split per opponent
 hop); `CheckersEnv` draws it from `np_random`, so `reset(seed=s)` repeats an episode.
 
 `CheckersVectorEnv` runs `num_envs` of these games under one `jax.jit` (vmap), numpy in and out,
 with Gymnasium's default NEXT_STEP autoreset: the step after a game ends resets that game and
 ignores its action (reward 0). Its infos follow `SyncVectorEnv`'s layout (`info["action_mask"]`
-is (num_envs, 4·n²) with `info["_action_mask"]` all True).
+is (num_envs, 4·n²) with `info["_action_mask"]` all True), and so does
+`reset(options={"reset_mask": mask})`: only the games where `mask` is True restart, the others
+go on untouched (their last observation is returned again).
+
+`gymnasium.make_vec(..., vectorization_mode="async")` needs `vector_kwargs={"context": "spawn"}`
+(or "forkserver"): forked workers would deadlock in JAX, so the default 'fork' is refused at once.
 """
 
 from __future__ import annotations
@@ -46,13 +57,16 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import Game, _env_from_options, checked_action
+from jaxcheckers.adapters.rgb import checkers_rgb
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, render, rules
+from jaxcheckers.checkers.positions import absolute_board
 
 __all__ = ["CheckersEnv", "CheckersVectorEnv", "LearnerState", "LearnerGame", "register", "ENV_ID"]
 
-ENV_ID = "jaxcheckers/Checkers-v0"
+ENV_ID = registration.CHECKERS_ID
 RANDOM_SEAT = -1  # learner_seat value: draw the seat from the episode's key
 
 
@@ -219,7 +233,7 @@ def _spaces(env: Checkers, observation_type: str) -> tuple[spaces.Space, spaces.
 class CheckersEnv(gymnasium.Env):
     """One learner against an opponent agent; see the module docstring for rules and options."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 2}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -232,6 +246,7 @@ class CheckersEnv(gymnasium.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        registration.refuse_forked_workers()
         self.render_mode = render_mode
         self.jax_env = _env_from_options(**options)
         self.observation_type = observation_type
@@ -241,6 +256,7 @@ class CheckersEnv(gymnasium.Env):
         self._advance = _compiled(self.learner_game, "single")
         self._learner: LearnerState | None = None
         self._over = True
+        self._mask = np.zeros(self.jax_env.num_actions, dtype=bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -266,6 +282,7 @@ class CheckersEnv(gymnasium.Env):
     def _answer(self, view: LearnerView):
         view = jax.device_get(view)
         self._over = bool(view.terminated) or bool(view.truncated)
+        self._mask = view.action_mask.astype(bool)
         info = {"action_mask": view.action_mask, "learner_seat": int(view.seat)}
         observation = view.observation
         if self.observation_type == "dict":
@@ -274,6 +291,10 @@ class CheckersEnv(gymnasium.Env):
             self.render()
         reward = float(view.reward)
         return observation, reward, bool(view.terminated), bool(view.truncated), info
+
+    def action_masks(self) -> np.ndarray:
+        """bool (4·n²,): the learner's legal actions now (sb3-contrib's MaskablePPO reads it)."""
+        return self._mask.copy()
 
     @property
     def jax_state(self) -> CheckersState:
@@ -285,12 +306,14 @@ class CheckersEnv(gymnasium.Env):
         """The current position as a `Game` (to print it, list its moves in notation, ...)."""
         return Game.from_state(self.jax_state, self.jax_env)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self._learner is None:
             return None
+        if self.render_mode == "rgb_array":
+            return checkers_rgb(absolute_board(self.jax_state))
         text = render.render_text(self.jax_state)
         if self.render_mode == "ansi":
             return text
@@ -337,10 +360,17 @@ class CheckersVectorEnv(VectorEnv):
         self.learner_game = _learner_game(self.jax_env, opponent)
         self._autoreset_step = _compiled(self.learner_game, "batched")
         self._learners: LearnerState | None = None
+        self._view: LearnerView | None = None  # host arrays: the last answer
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
-        """All games anew. `seed`: one int (split into one key per game), a list, or None."""
+        """All games anew, or those where `options["reset_mask"]` (bool (num_envs,)) is True.
+
+        `seed`: one int (split into one key per game), a list of one per game, or None.
+        """
+        mask = _reset_mask((options or {}).get("reset_mask"), self.num_envs)
+        if mask is not None and self._learners is None:
+            raise RuntimeError("reset_mask needs the games begun: call reset() without it first")
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
@@ -351,16 +381,23 @@ class CheckersVectorEnv(VectorEnv):
             root = jax.random.key(int(self.np_random.integers(2**31)))
             keys = jax.random.split(root, self.num_envs)
         # Every game restarts; autoreset_step folds each game's key, so the keys are set first.
-        if self._learners is None:
-            self._learners = jax.vmap(lambda _: self.learner_game.placeholder())(keys)
-        self._learners = self._learners._replace(key=keys)
+        previous = self._learners
+        if previous is None:
+            previous = jax.vmap(lambda _: self.learner_game.placeholder())(keys)
         restart = np.ones(self.num_envs, dtype=bool)
         zeros = np.zeros(self.num_envs, dtype=np.int32)
-        self._learners, view = self._autoreset_step(
-            self._learners, zeros, restart, self._seat_option
+        learners, view = self._autoreset_step(
+            previous._replace(key=keys), zeros, restart, self._seat_option
         )
-        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
-        observation, _, _, _, info = self._answer(view)
+        if mask is None:
+            self._learners, self._view = learners, jax.device_get(view)
+            self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+            observation, _, _, _, info = self._answer(self._view)
+            return observation, info
+        # Only the masked games restart: the others keep their state, key and last view.
+        self._learners = _rows_where(mask, learners, self._learners)
+        self._view = _rows_where(mask, jax.device_get(view), self._view)
+        observation, _, _, _, info = self._answer(self._view, flagged=mask)
         return observation, info
 
     def step(self, actions):
@@ -376,12 +413,19 @@ class CheckersVectorEnv(VectorEnv):
         self._learners, view = self._autoreset_step(
             self._learners, actions.astype(np.int32), self._needs_reset, self._seat_option
         )
-        return self._answer(view)
+        self._view = jax.device_get(view)
+        return self._answer(self._view)
 
-    def _answer(self, view: LearnerView):
-        view = jax.device_get(view)
+    def action_masks(self) -> np.ndarray:
+        """bool (num_envs, 4·n²): each learner's legal actions now (for MaskablePPO)."""
+        if self._view is None:
+            return np.zeros((self.num_envs, self.jax_env.num_actions), dtype=bool)
+        return self._view.action_mask.astype(bool)
+
+    def _answer(self, view: LearnerView, flagged: np.ndarray | None = None):
+        """What reset and step return, from a host view; `flagged`: the rows the infos cover."""
         self._needs_reset = view.terminated | view.truncated
-        everywhere = np.ones(self.num_envs, dtype=bool)
+        everywhere = np.ones(self.num_envs, dtype=bool) if flagged is None else flagged
         info = {
             "action_mask": view.action_mask,
             "_action_mask": everywhere,
@@ -399,15 +443,30 @@ class CheckersVectorEnv(VectorEnv):
         return self._learners.game
 
 
+def _reset_mask(mask: Any, num_envs: int) -> np.ndarray | None:
+    """`options["reset_mask"]` checked as `SyncVectorEnv` checks it; None when absent."""
+    if mask is None:
+        return None
+    if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (num_envs,):
+        raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},)")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] must be True for at least one game")
+    return mask
+
+
+def _rows_where(mask: np.ndarray, on_true: Any, on_false: Any) -> Any:
+    """Per game (leading axis), the rows of `on_true` where `mask`, else those of `on_false`."""
+
+    def pick(a, b):
+        if jax.dtypes.issubdtype(a.dtype, jax.dtypes.prng_key):
+            data = _rows_where(mask, jax.random.key_data(a), jax.random.key_data(b))
+            return jax.random.wrap_key_data(data, impl=jax.random.key_impl(a))
+        where = jnp.where if isinstance(a, jax.Array) else np.where
+        return where(mask.reshape(mask.shape + (1,) * (a.ndim - 1)), a, b)
+
+    return jax.tree.map(pick, on_true, on_false)
+
+
 def register() -> None:
-    """Registers `jaxcheckers/Checkers-v0` (single and vector entry points) with Gymnasium."""
-    if ENV_ID in gymnasium.registry:
-        return
-    gymnasium.register(
-        id=ENV_ID,
-        entry_point="jaxcheckers.adapters.gymnasium:CheckersEnv",
-        vector_entry_point="jaxcheckers.adapters.gymnasium:CheckersVectorEnv",
-    )
-
-
-register()
+    """Registers every jaxcheckers id with Gymnasium (`registration.register_envs`)."""
+    registration.register_envs()

@@ -27,7 +27,11 @@ Interface, as checkers_v3 (generalised to n×n):
 - `reset(options={"start": game})` starts from a position: a `jaxcheckers.adapters.game.Game` or a
   `CheckersState` of the same rules (other option keys are ignored; the seed is unused, the game
   has no chance);
-- render modes `human` (prints the board) and `ansi` (returns it as text).
+- render modes `human` (prints the board), `ansi` (returns it as text) and `rgb_array` (uint8
+  (32·n, 32·n, 3), black at the top);
+- `state()`: the global state PettingZoo defines for centralised training, int8 (n, n, 5) in the
+  absolute frame (black at the top), whoever asks: black men, black kings, white men, white
+  kings, and a plane of ones when white (`player_1`) is to move; `state_space` is its Box.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ from jaxcheckers.adapters.game import (
     checked_action,
     opening,
 )
+from jaxcheckers.adapters.rgb import checkers_rgb
 from jaxcheckers.checkers import CheckersState, render
+from jaxcheckers.checkers.positions import absolute_board
 from jaxcheckers.core import compiled_step
 
 __all__ = ["env", "raw_env", "AGENTS"]
@@ -71,7 +77,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     """The unwrapped AEC environment; see the module docstring for the interface and rules."""
 
     metadata = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "checkers_v3",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -102,6 +108,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             for i, agent in enumerate(AGENTS)
         }
         self.action_spaces = {agent: spaces.Discrete(self.jax_env.num_actions) for agent in AGENTS}
+        self.state_space = spaces.Box(low=0, high=1, shape=(n, n, 5), dtype=np.int8)
         self._state: CheckersState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -165,6 +172,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             mask = np.zeros_like(mask)
         return {"observation": _planes(own_frame, n), "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """int8 (n, n, 5): the global state, absolute frame (see the module docstring)."""
+        board = absolute_board(self._state)
+        to_move = np.full(board.shape, int(self._state.current_player), dtype=bool)
+        planes = [board == 1, board == 2, board == -1, board == -2, to_move]
+        return np.stack(planes, axis=-1).astype(np.int8)
+
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -184,10 +198,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            return checkers_rgb(absolute_board(self._state))
         text = render.render_text(self._state)
         if self.render_mode == "ansi":
             return text

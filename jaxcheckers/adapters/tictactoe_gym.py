@@ -33,7 +33,14 @@ without a line is a draw.
 
 Counterparts of tictactoe-gym's methods: `get_actions()`, `get_observation(player)`,
 `get_result(player)`, `clone()`, and `render()` with `render_mode` "ansi" (returns the board as
-text: X, O and '.') or "human" (prints it).
+text: X, O and '.'), "human" (prints it) or "rgb_array" (uint8 (32·n, 32·n, 3)).
+`action_masks()` gives the empty squares as bool (n²,), as sb3-contrib's MaskablePPO asks.
+
+`TicTacToeVectorEnv` (`gymnasium.make_vec(ENV_ID, num_envs=..., size=..., k=...,
+vectorization_mode="vector_entry_point")`) plays `num_envs` of these games in one jitted step,
+with the same observations, rewards and infos (`history` left out) batched, and Gymnasium's
+NEXT_STEP autoreset: the step after a game ends restarts it, ignoring its action (reward 0);
+`reset(options={"reset_mask": mask})` restarts only the games where `mask` is True.
 
 The game runs on the CPU: one jitted `step` per board setting, shared by every environment and
 clone; numpy in and out.
@@ -47,15 +54,20 @@ from collections.abc import Callable
 
 import gymnasium
 import jax
+import jax.numpy as jnp
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
+from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
+from jaxcheckers.adapters.rgb import tictactoe_rgb
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
-__all__ = ["TicTacToeGymEnv", "register", "ENV_ID"]
+__all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]
 
-ENV_ID = "jaxcheckers/TicTacToe-v0"
+ENV_ID = registration.TICTACTOE_ID
 SYMBOLS = {1: "X", -1: "O", 0: "."}
 PLAYER_SIGNS = (1, -1)  # tictactoe-gym's names of player ids 0 and 1
 
@@ -73,13 +85,14 @@ def _game(size: int, k: int | None) -> tuple[TicTacToe, TicTacToeState, Callable
 class TicTacToeGymEnv(gymnasium.Env):
     """n×n tic-tac-toe for two players taking turns in one env; see the module docstring."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, *, size: int = 3, k: int | None = None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
+        registration.refuse_forked_workers()
         self.render_mode = render_mode
         self.jax_env, self._start, self._step = _game(size, k)
         n = self.size = self.jax_env.size
@@ -110,10 +123,12 @@ class TicTacToeGymEnv(gymnasium.Env):
         terminated = bool(self._host.terminated)
         return self._observation(), float(self._winner()), terminated, False, self._info()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            return tictactoe_rgb(self._observation())
         text = (
             "\n".join("".join(SYMBOLS[int(v)] for v in row) for row in self._observation()) + "\n"
         )
@@ -121,6 +136,10 @@ class TicTacToeGymEnv(gymnasium.Env):
             return text
         print(text)
         return None
+
+    def action_masks(self) -> np.ndarray:
+        """bool (n²,): the empty squares, all False once the game is over (for MaskablePPO)."""
+        return np.array(self._host.legal_action_mask, dtype=bool)
 
     # -- tictactoe-gym's helpers -----------------------------------------------------------------
 
@@ -177,11 +196,129 @@ class TicTacToeGymEnv(gymnasium.Env):
         }
 
 
+class TicTacToeVectorEnv(VectorEnv):
+    """`num_envs` games of `TicTacToeGymEnv` in one jitted step, numpy in and out; see the module
+    docstring. The game has no chance, so `seed` only seeds the action space's sampler."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self, num_envs: int, *, size: int = 3, k: int | None = None, render_mode: str | None = None
+    ):
+        if render_mode is not None:
+            raise ValueError("TicTacToeVectorEnv does not render; use TicTacToeGymEnv")
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.num_envs = int(num_envs)
+        self.render_mode = None
+        self.jax_env, start, _ = _game(size, k)
+        n = self.size = self.jax_env.size
+        self.single_observation_space = spaces.Box(low=-1, high=1, shape=(n, n), dtype=np.int8)
+        self.single_action_space = spaces.Discrete(n * n)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._starts = jax.tree.map(lambda x: np.stack([x] * self.num_envs), start)
+        self._step = _batched_step(size, k)
+        self._state: TicTacToeState | None = None  # host arrays
+        self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """All games anew, or those where `options["reset_mask"]` (bool (num_envs,)) is True."""
+        super().reset(seed=seed if not isinstance(seed, (list, tuple)) else seed[0])
+        mask = (options or {}).get("reset_mask")
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=bool)
+        elif (
+            not isinstance(mask, np.ndarray)
+            or mask.dtype != np.bool_
+            or mask.shape != (self.num_envs,)
+            or not mask.any()
+        ):
+            raise ValueError(
+                f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},), "
+                "True somewhere"
+            )
+        elif self._state is None:
+            raise RuntimeError("reset_mask needs the games begun: call reset() without it first")
+        previous = self._starts if self._state is None else self._state
+        self._state = jax.tree.map(
+            lambda fresh, old: np.where(mask.reshape((-1,) + (1,) * (old.ndim - 1)), fresh, old),
+            self._starts,
+            previous,
+        )
+        self._needs_reset &= ~mask
+        return self._observation(), self._info(flagged=mask)
+
+    def step(self, actions):
+        if self._state is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} ints, got shape {actions.shape}, {actions.dtype}"
+            )
+        if ((actions < 0) | (actions >= self.jax_env.num_actions)).any():
+            raise ValueError(f"actions must lie in [0, {self.jax_env.num_actions})")
+        self._state = jax.device_get(
+            self._step(self._state, actions.astype(np.int32), self._needs_reset)
+        )
+        terminated = np.asarray(self._state.terminated, dtype=bool)
+        self._needs_reset = terminated.copy()
+        rewards = self._winner().astype(np.float64)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observation(), rewards, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """bool (num_envs, n²): each game's empty squares (for MaskablePPO)."""
+        state = self._starts if self._state is None else self._state
+        return np.asarray(state.legal_action_mask, dtype=bool)
+
+    def _observation(self) -> np.ndarray:
+        return np.asarray(self._state.board, dtype=np.int8).reshape(-1, self.size, self.size)
+
+    def _winner(self) -> np.ndarray:
+        rewards = np.asarray(self._state.rewards)
+        return np.sign(rewards[:, 0] - rewards[:, 1]).astype(np.int64)
+
+    def _info(self, flagged: np.ndarray | None = None) -> dict:
+        everywhere = np.ones(self.num_envs, dtype=bool) if flagged is None else flagged
+        player = np.where(np.asarray(self._state.current_player) == 0, 1, -1)
+        info = {
+            "player": player,
+            "winner": self._winner(),
+            "action_mask": np.asarray(self._state.legal_action_mask, dtype=np.int8),
+            "rewards": np.asarray(self._state.rewards, dtype=np.float32),
+        }
+        for key in list(info):
+            info["_" + key] = everywhere
+        return info
+
+
+@functools.cache
+def _batched_step(size: int, k: int | None) -> Callable:
+    """NEXT_STEP autoreset over a batch: a game that ended last step restarts, ignoring its
+    action; jitted once per board setting (on the CPU, where the start state lives)."""
+    env, start, _ = _game(size, k)
+
+    def step(state, action, needs_reset):
+        fresh = jax.tree.map(lambda s, x: jnp.broadcast_to(s, x.shape), start, state)
+        played = jax.vmap(env.step)(state, action)
+        return tree_where_rows(needs_reset, fresh, played)
+
+    return jax.jit(step)
+
+
+def tree_where_rows(mask: jax.Array, on_true, on_false):
+    """Per game (leading axis): `on_true`'s row where `mask`, else `on_false`'s."""
+    return jax.tree.map(
+        lambda a, b: jnp.where(mask.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), on_true, on_false
+    )
+
+
 def register() -> None:
-    """Registers `jaxcheckers/TicTacToe-v0` with Gymnasium (options: size, k, render_mode)."""
-    if ENV_ID in gymnasium.registry:
-        return
-    gymnasium.register(id=ENV_ID, entry_point="jaxcheckers.adapters.tictactoe_gym:TicTacToeGymEnv")
-
-
-register()
+    """Registers every jaxcheckers id with Gymnasium (`registration.register_envs`)."""
+    registration.register_envs()

@@ -12,7 +12,7 @@ import numpy as np
 from jaxcheckers import bits
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env, computed_once, tree_where
+from jaxcheckers.core import Env, computed_once, replace_fields, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -46,6 +46,7 @@ class CheckersState(NamedTuple):
     #   both sides' kings; H=1 without the repetition rule
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
+    replace = replace_fields  # pgx's name for `_replace`
 
     @property
     def board(self) -> jax.Array:
@@ -59,9 +60,9 @@ class CheckersState(NamedTuple):
 
     @property
     def legal_action_mask(self) -> jax.Array:
-        """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over."""
-        over = self.terminated | self.truncated
-        return _legal_action_mask(self.legal_action_bits, over, self.board_size)
+        """bool (…, 4·n·n): action = direction·n² + square; all False once the game is over
+        (`Checkers.step` clears the bits of a finished game)."""
+        return _legal_action_mask(self.legal_action_bits, self.board_size)
 
 
 @functools.cache
@@ -206,7 +207,9 @@ class Checkers(Env):
         few operations per word where packing the 256-entry mask cost several per action."""
         return rules.action_bits(rules.legal_moves(position, jumper, self._layout), self._layout)
 
-    def step(self, state: CheckersState, action: jax.Array) -> CheckersState:
+    def step(
+        self, state: CheckersState, action: jax.Array, key: jax.Array | None = None
+    ) -> CheckersState:
         """`Env.step`, then the position it leads to written into the repetition history.
 
         The history is written here, once, after the generic step has chosen between playing,
@@ -218,6 +221,12 @@ class Checkers(Env):
         """
         self.check_state(state)
         state = super().step(state, action)
+        # A finished game's bits are cleared here, so that the mask reads them alone: a fresh game
+        # that a wrapper marks finished (pgx's auto_reset does) still offers its moves.
+        over = state.terminated | state.truncated
+        state = state._replace(
+            legal_action_bits=jnp.where(over, jnp.uint32(0), state.legal_action_bits)
+        )
         if not self.repetition_draw:
             return state
         # What the write reads, computed once: else each of its H slots' loops would redo the step.
@@ -401,11 +410,10 @@ class Checkers(Env):
 # Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.
 
 
-@functools.partial(jax.jit, static_argnums=2)
-def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array, n: int) -> jax.Array:
-    """The packed legal actions unpacked, all False where `over` (cleared by the word)."""
-    legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
-    return bits.unpack_mask(legal, rules.num_actions(n))
+@functools.partial(jax.jit, static_argnums=1)
+def _legal_action_mask(legal_action_bits: jax.Array, n: int) -> jax.Array:
+    """The packed legal actions unpacked."""
+    return bits.unpack_mask(legal_action_bits, rules.num_actions(n))
 
 
 @functools.partial(jax.jit, static_argnums=1)

@@ -1,0 +1,77 @@
+"""Gymnasium ids of every jaxcheckers env, registered without importing the envs.
+
+    import gymnasium
+    env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
+    env = gymnasium.make("jaxcheckers/TicTacToe-v0")    # once anything has imported this module
+
+Gymnasium 1.x finds third-party ids only through an import: the "module:id" form above imports
+this module for you (Gymnasium 0.26–0.29 also read a `gymnasium.envs` entry point; 1.0 dropped
+that plugin loader, so there is nothing a package can declare to have its ids resolve with no
+import at all). Importing `jaxcheckers.adapters.gymnasium` or `.tictactoe_gym` registers every
+id too.
+
+`refuse_forked_workers` stops `gymnasium.make_vec(..., vectorization_mode="async")` from forking
+worker processes out of a process where JAX runs (they would deadlock), with the fix in its
+message.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+
+import gymnasium
+
+__all__ = ["register_envs", "refuse_forked_workers", "IDS"]
+
+CHECKERS_ID = "jaxcheckers/Checkers-v0"
+TICTACTOE_ID = "jaxcheckers/TicTacToe-v0"
+IDS = (CHECKERS_ID, TICTACTOE_ID)
+
+
+def register_envs() -> None:
+    """Registers both ids, each with a single-env and a batched vector entry point."""
+    if CHECKERS_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=CHECKERS_ID,
+            entry_point="jaxcheckers.adapters.gymnasium:CheckersEnv",
+            vector_entry_point="jaxcheckers.adapters.gymnasium:CheckersVectorEnv",
+        )
+    if TICTACTOE_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=TICTACTOE_ID,
+            entry_point="jaxcheckers.adapters.tictactoe_gym:TicTacToeGymEnv",
+            vector_entry_point="jaxcheckers.adapters.tictactoe_gym:TicTacToeVectorEnv",
+        )
+
+
+FORK_MESSAGE = (
+    "gymnasium.make_vec(..., vectorization_mode='async') would fork its workers from a process "
+    "where JAX runs, and forked JAX deadlocks. Start them fresh instead: "
+    "gymnasium.make_vec(..., vectorization_mode='async', vector_kwargs={{'context': 'spawn'}}) "
+    "(or 'forkserver'), with the script's top level under `if __name__ == '__main__':`. "
+    "Or use vectorization_mode='vector_entry_point': all games batched in JAX, in one process. "
+    "(This env was being built by {owner}, whose start method is 'fork'.)"
+)
+
+
+def refuse_forked_workers() -> None:
+    """Raises RuntimeError when called (from an env's `__init__`) inside the construction of an
+    `AsyncVectorEnv` that will start its workers with 'fork'.
+
+    AsyncVectorEnv builds one env in the parent, to read its spaces, before it starts the
+    workers: that env's `__init__` is where the parent can still refuse, at once, instead of
+    leaving the workers hung. The vector env under construction is found up the call stack.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        owner = frame.f_locals.get("self") if frame.f_code.co_name == "__init__" else None
+        if isinstance(owner, gymnasium.vector.AsyncVectorEnv):
+            context = getattr(owner, "context", None)
+            if multiprocessing.get_context(context).get_start_method() == "fork":
+                raise RuntimeError(FORK_MESSAGE.format(owner=type(owner).__name__))
+            return
+        frame = frame.f_back
+
+
+register_envs()

@@ -1,0 +1,73 @@
+"""Gymnasium ids from a fresh interpreter: made by id alone, `check_env` on every id through
+`gymnasium.make`, and `make_vec(..., vectorization_mode="async")` with spawned workers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("gymnasium")
+
+FRESH_INTERPRETER = textwrap.dedent(
+    """
+    import sys, warnings
+    import numpy as np
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    assert not [m for m in sys.modules if m.startswith("jaxcheckers")]
+    # The "module:id" form imports the registration, which registers both ids.
+    env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0", board_size=6)
+    assert type(env.unwrapped).__name__ == "CheckersEnv"
+    from jaxcheckers.adapters.registration import IDS
+
+    for env_id in IDS:
+        options = {"board_size": 6} if "Checkers" in env_id else {}
+        env = gymnasium.make(env_id, **options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # check_env's complaints fail the test
+            check_env(env.unwrapped)
+        print("RESULT checked", env_id)
+
+    # Async workers started fresh ("spawn"): no JAX forked, so they step.
+    envs = gymnasium.make_vec(
+        "jaxcheckers/TicTacToe-v0", num_envs=2, vectorization_mode="async",
+        vector_kwargs={"context": "spawn"},
+    )
+    observations, infos = envs.reset(seed=0)
+    observations, rewards, *_ = envs.step(np.array([4, 0]))
+    assert observations[0][1, 1] == 1 and observations[1][0, 0] == 1, observations
+    envs.close()
+    print("RESULT async ok")
+    """
+)
+
+
+def test_ids_resolve_check_env_passes_and_async_workers_run_in_a_fresh_interpreter():
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_INTERPRETER],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = [line.split(maxsplit=1)[1] for line in done.stdout.splitlines() if "RESULT" in line]
+    assert results == [
+        "checked jaxcheckers/Checkers-v0",
+        "checked jaxcheckers/TicTacToe-v0",
+        "async ok",
+    ]
+
+
+def test_importing_the_registration_loads_no_env():
+    code = (
+        "import sys, jaxcheckers.adapters.registration as r; "
+        "loaded = [m for m in sys.modules if m.startswith(('jaxcheckers.adapters.', 'pgx'))]; "
+        "assert loaded == ['jaxcheckers.adapters.registration'], loaded; "
+        "import gymnasium; assert all(i in gymnasium.registry for i in r.IDS)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
