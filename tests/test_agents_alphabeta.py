@@ -13,10 +13,11 @@ import jaxcheckers
 from jaxcheckers.agents import alphabeta, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers.positions import absolute_board, from_board
+from jaxcheckers.core import compiled_step
 from tests.reference import ReferenceCheckers
 
 N = 8
-CAPACITY = alphabeta.default_capacity(N)
+OLD_CAPACITY = N * N // 2  # the complete moves a node kept before every move was searched
 ENV = jaxcheckers.make("checkers", board_size=N)
 
 
@@ -100,9 +101,7 @@ def random_positions(count: int = 40, seed: int = 3):
 @functools.cache
 def batched_root(depth: int):
     def root(state):
-        return alphabeta.root_values(
-            state.position, state.jumper, depth=depth, n=N, capacity=CAPACITY
-        )
+        return alphabeta.root_values(state.position, state.jumper, depth=depth, n=N)
 
     return jax.jit(jax.vmap(root))
 
@@ -118,7 +117,6 @@ def test_alphabeta_equals_plain_minimax_on_random_positions(depth):
     count = 40 if depth < 3 else 16
     positions = positions[:count]
     roots = batched_root(depth)(stack(positions))
-    assert not np.asarray(roots.overflow).any()
     for i, state in enumerate(positions):
         expected = reference_root(reference_game(state), depth)
         valid = np.asarray(roots.valid[i])
@@ -177,3 +175,104 @@ def test_depth_must_be_positive():
 def test_alphabeta_refuses_a_game_that_is_not_checkers():
     with pytest.raises(ValueError, match="not checkers"):
         make_agent("alphabeta:2", jaxcheckers.make("tictactoe"))
+
+
+# -- crowded positions: every legal move is searched ----------------------------------------------
+
+# Ten black kings, one white man on 29: 38 legal hops. The king on 21 steps to 25 and white, whose
+# only man is then blocked (25 taken, 18 behind it held), has no move: the one win in one.
+TRAP = [
+    "........",
+    "..B.B.B.",
+    "........",
+    "..B.B.B.",
+    "........",
+    "B.B.B.B.",
+    "........",
+    "w.......",
+]
+# Seven black kings among eleven white pieces: 34 complete moves (capture sequences that branch).
+CAPTURE_TREE = [
+    "...B...B",
+    "B...B...",
+    ".W.W.W.w",
+    "........",
+    ".w.W.W.w",
+    "........",
+    ".W.w.w.B",
+    "B...B...",
+]
+
+
+def winning_first_hops(state) -> set[int]:
+    """The first hops that win at once, found by playing every legal action with the env."""
+    step = compiled_step(ENV)
+    mover = int(state.current_player)
+    wins: set[int] = set()
+
+    def explore(s, first):
+        for action in np.flatnonzero(np.asarray(s.legal_action_mask)):
+            after = step(s, jnp.int32(action))
+            start = int(action) if first is None else first
+            if bool(after.terminated):
+                if float(after.rewards[mover]) > 0:
+                    wins.add(start)
+            elif int(after.current_player) == mover:  # mid-capture: the same turn goes on
+                explore(after, start)
+
+    explore(state, None)
+    return wins
+
+
+def crowded_positions(count: int = 12, seed: int = 5):
+    """Random positions of 8 to 12 black kings against 1 to 3 white pieces, black to move."""
+    rng = np.random.default_rng(seed)
+    dark = [(r, c) for r in range(N) for c in range(N) if (r + c) % 2]
+    states = [from_board(ENV, TRAP, player=0), from_board(ENV, CAPTURE_TREE, player=0)]
+    while len(states) < count:
+        board = np.zeros((N, N), np.int8)
+        kings, whites = int(rng.integers(8, 13)), int(rng.integers(1, 4))
+        picks = rng.choice(len(dark), kings + whites, replace=False)
+        for i in picks[:kings]:
+            board[dark[i]] = 2
+        for i in picks[kings:]:
+            r, c = dark[i]
+            board[r, c] = -2 if r == 0 or rng.random() < 0.3 else -1
+        state = from_board(ENV, board, player=0)
+        if not bool(state.terminated):
+            states.append(state)
+    return states
+
+
+def test_depth_one_searches_every_legal_move_of_crowded_positions():
+    positions = crowded_positions()
+    assert int(positions[0].legal_action_mask.sum()) == 38
+    assert max(int(p.legal_action_mask.sum()) for p in positions) > OLD_CAPACITY
+    roots = batched_root(1)(stack(positions))
+    for i, state in enumerate(positions):
+        valid = np.asarray(roots.valid[i])
+        firsts = np.asarray(roots.first_actions[i])[valid]
+        values = np.asarray(roots.values[i])[valid]
+        assert set(firsts.tolist()) == set(np.flatnonzero(state.legal_action_mask).tolist())
+        assert set(firsts[values == alphabeta.WIN].tolist()) == winning_first_hops(state)
+    trap = from_board(ENV, TRAP, player=0)
+    assert winning_first_hops(trap) == {3 * N * N + 5 * N}  # 21-25: the king on (5, 0) goes SE
+    act = jax.jit(make_agent("alphabeta:1", ENV))
+    assert int(act(trap, jax.random.key(0))) == 3 * N * N + 5 * N
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_position_with_more_capture_sequences_than_squares_is_searched_whole(depth):
+    state = from_board(ENV, CAPTURE_TREE, player=0)
+    game = reference_game(state)
+    assert len(list(whole_turns(game))) > OLD_CAPACITY  # more complete moves than the old capacity
+    root = jax.tree.map(lambda x: x[0], batched_root(depth)(stack([state])))
+    expected = reference_root(game, depth)
+    valid = np.asarray(root.valid)
+    values = dict(zip(np.asarray(root.first_actions)[valid].tolist(),
+                      np.asarray(root.values)[valid].tolist(), strict=True))
+    best = max(expected.values())
+    assert max(values.values()) == best
+    tied = {a for a, v in expected.items() if v == best}
+    assert {a for a, v in values.items() if v == best} == tied
+    assert set(values) == set(expected)

@@ -9,9 +9,11 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent, sarsa
+from jaxcheckers.checkers.bitboard import layout
 from jaxcheckers.checkers.pdn import hops_of_move
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.core import compiled_step
+from tests.test_agents_alphabeta import TRAP
 
 ENV = jaxcheckers.make("checkers")
 
@@ -34,15 +36,23 @@ def play(state, move):
     return state
 
 
+LAY = layout(8)
+
+
 def test_features_of_a_double_jump_by_hand():
     s = from_board(ENV, SCRIPTED, player=0)
-    start = sarsa.counts(s.board)
+    start = sarsa.counts(s.position)
     assert start.tolist() == [2, 1, 2, 1]
     after = play(s, "9x18x27")  # takes 14 and 23; white's king on 31 can then take 27
-    phi = sarsa.features(start, after.board, 8)
+    phi = sarsa.features(start, after.position, LAY)
     assert phi.tolist() == [2, 1, 2, 1, -2, 0, -2, 1]
     single = play(s, "10x17")  # takes 14 only; nothing of black's can be jumped after it
-    assert sarsa.features(start, single.board, 8).tolist() == [2, 1, 2, 1, -1, 0, -1, 0]
+    assert sarsa.features(start, single.position, LAY).tolist() == [2, 1, 2, 1, -1, 0, -1, 0]
+
+
+def under_attack(board, player=1):
+    state = from_board(ENV, board, player=player)
+    return float(sarsa.pieces_under_attack(state.position, LAY))
 
 
 def test_pieces_under_attack_counts_each_piece_once():
@@ -57,28 +67,82 @@ def test_pieces_under_attack_counts_each_piece_once():
         "........",
     ]
     # White to move: its king on 4,3 can jump 3,2 or 3,4 (two pieces, two jumps).
-    state = from_board(ENV, board, player=1)
-    assert float(sarsa.pieces_under_attack(state.board, 8)) == 2.0
+    assert under_attack(board) == 2.0
+
+
+def test_a_double_jump_attacks_both_pieces_it_takes():
+    board = [
+        "........",
+        "........",
+        "........",
+        "....b...",
+        "........",
+        "..b.....",
+        ".w......",
+        "........",
+    ]
+    # White's man on 6,1 takes 5,2 and then 3,4: one first hop, two pieces under attack.
+    assert under_attack(board) == 2.0
+    branching = [
+        "........",
+        "........",
+        "........",
+        "..b.b...",
+        "........",
+        "..b.....",
+        ".w......",
+        "........",
+    ]
+    # After taking 5,2 the man goes on over 3,2 or over 3,4: three pieces, one first hop.
+    assert under_attack(branching) == 3.0
+    # A man crowned by a capture stops there (American rules): the piece beyond is safe.
+    crowned = [
+        "........",
+        "..b.b...",
+        ".w......",
+        "........",
+        "........",
+        "........",
+        "........",
+        "........",
+    ]
+    assert under_attack(crowned) == 1.0
 
 
 @pytest.mark.parametrize(
-    "before, after, outcome, over, expected",
+    "before, after, outcome, expected",
     [
-        ([2, 1, 2, 1], [1, 1, 0, 1], 0, False, -0.4 + 2 * 0.2),  # a man lost, two men taken
-        ([2, 0, 1, 0], [1, 1, 1, 0], 0, False, -0.1),  # a man crowned: nothing lost
-        ([1, 1, 2, 0], [1, 0, 1, 0], 0, False, -0.5 + 0.2),  # a king lost, a man taken
-        ([1, 0, 1, 1], [1, 0, 1, 0], 0, False, 0.3),  # a king taken
-        ([1, 0, 1, 0], [1, 0, 0, 0], 1, True, 500.2),  # the last man taken: a win
-        ([1, 0, 1, 0], [0, 0, 1, 0], -1, True, -500.4),  # the last man lost: a loss
-        ([3, 0, 3, 0], [3, 0, 3, 0], 0, False, -0.1),  # nothing happened
-        ([3, 0, 3, 0], [3, 0, 3, 0], 0, True, 0.0),  # a draw
+        ([2, 0, 1, 0], [1, 1, 1, 0], 0, -0.4 + 0.5),  # a man crowned: +0.1, no living reward
+        ([2, 1, 2, 1], [1, 1, 0, 1], 0, -0.1),  # a man lost, two men taken: 0, so living reward
+        ([2, 1, 3, 1], [1, 1, 0, 1], 0, -0.4 + 3 * 0.2),  # a man lost, three men taken
+        ([1, 1, 2, 0], [1, 0, 1, 0], 0, -0.5 + 0.2),  # a king lost, a man taken
+        ([1, 0, 1, 1], [1, 0, 1, 0], 0, 0.3),  # a king taken
+        ([1, 0, 1, 0], [1, 0, 0, 0], 1, 500.2),  # the last man taken: a win
+        ([1, 0, 1, 0], [0, 0, 1, 0], -1, -500.4),  # the last man lost: a loss
+        ([3, 0, 3, 0], [3, 0, 3, 0], 1, 500.0),  # a win by blocking: no living reward
+        ([3, 0, 3, 0], [3, 0, 3, 0], -1, -500.0),  # a loss by being blocked
+        ([3, 0, 3, 0], [3, 0, 3, 0], 0, -0.1),  # nothing happened (also a draw): living reward
     ],
 )
-def test_rewards_by_hand(before, after, outcome, over, expected):
+def test_rewards_by_hand(before, after, outcome, expected):
     value = sarsa.reward(
-        jnp.asarray(before, jnp.float32), jnp.asarray(after, jnp.float32), outcome, over
+        jnp.asarray(before, jnp.float32), jnp.asarray(after, jnp.float32), outcome
     )
     assert float(value) == pytest.approx(expected, abs=1e-4)
+
+
+def test_defaults_are_the_original_code_s():
+    config = sarsa.SarsaConfig()
+    assert (config.alpha, config.gamma, config.epsilon, config.halve_every) == (0.01, 0.1, 0.5, 0)
+
+
+def test_every_legal_move_of_a_crowded_position_can_be_chosen():
+    state = from_board(ENV, TRAP, player=0)
+    legal = set(np.flatnonzero(state.legal_action_mask).tolist())
+    assert len(legal) == 38
+    explore = jax.jit(jax.vmap(sarsa.make_sarsa_agent(np.zeros(8), ENV, epsilon=1.0), (None, 0)))
+    chosen = set(np.asarray(explore(state, jax.random.split(jax.random.key(0), 2000))).tolist())
+    assert chosen == legal
 
 
 def test_greedy_agent_follows_the_best_whole_move():

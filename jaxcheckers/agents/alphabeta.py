@@ -1,8 +1,8 @@
 """Minimax with alpha-beta pruning, in JAX: fixed shapes, jit-compiled, vmapped over games.
 
 Depth counts TURNS: a whole capture sequence is one ply, as in the original agent. The search
-therefore works on complete moves, built by `complete_turns` from the rules' own functions: every
-legal first hop, then, while any sequence can go on capturing, every legal next hop of it.
+works on complete moves built from the rules' own functions (`rules.legal_moves`, `rules.hop`):
+every legal first hop, then, while a sequence can go on capturing, every legal next hop of it.
 
 Evaluation, from the side to move: −`WIN` (−500) when it has no move (it has lost), otherwise
 1·own men + 2·own kings − 1·opponent men − 2·opponent kings. Negamax over that antisymmetric score
@@ -20,10 +20,18 @@ The tree is searched over the env's bitset positions (`rules.Position`, three ui
 8×8), so a node costs a few dozen word operations: move generation, hops and the evaluation
 (population counts) never build a board.
 
-Fixed shapes: a node has at most `capacity` complete moves (default n²/2: 32 on 8×8, more than
-real games reach); more are cut off, which `Turns.overflow` reports. Pruning is real work saved,
-not a masked no-op: each level is a `lax.while_loop` over the children, best-looking first, that
-stops at a cut-off (under `vmap` a batch loops as long as its longest member).
+Every legal move of every node is searched; nothing is cut off. Fixed shapes hold because of two
+bounds that need no assumption about the position:
+- a first hop is one (direction, dark square) pair, so a node has at most `num_slots(n)` = 4·n²/2
+  of them (128 on 8×8): they are all hopped at once, one slot each;
+- the rest of a capture sequence is walked depth first (`MoveCursor`), one hop per step, keeping
+  per level the jumps not yet tried: each level has captured one more piece, so there are at most
+  n²/2 levels (the opponent cannot have more pieces than there are dark squares).
+However many complete moves a position has (branching captures can have more than there are
+squares), they come out one at a time. Pruning is real work saved, not a masked no-op: each
+level is a `lax.while_loop` over the first hops, best-looking first, and over the complete moves
+each one starts, that stops at a cut-off (under `vmap` a batch loops as long as its longest
+member).
 """
 
 from __future__ import annotations
@@ -47,58 +55,49 @@ DEFAULT_DEPTH = 3
 __all__ = [
     "WIN",
     "DEFAULT_DEPTH",
-    "Turns",
-    "Children",
-    "complete_turns",
-    "complete_moves",
+    "FirstHops",
+    "MoveCursor",
+    "first_hops",
+    "move_cursor",
+    "next_move",
+    "num_slots",
+    "max_levels",
+    "capture_cursor",
     "evaluate",
     "material",
     "root_values",
     "search_value",
     "choose",
     "make_alphabeta_agent",
-    "default_capacity",
 ]
 
 
-def default_capacity(n: int) -> int:
-    """Complete moves kept per node: n²/2 (32 on 8×8; real positions stay far below)."""
+def num_slots(n: int) -> int:
+    """The first hops a node can have at most: one per (direction, dark square), 4·n²/2."""
+    return rules.NUM_DIRECTIONS * n * n // 2
+
+
+def max_levels(n: int) -> int:
+    """The levels of a capture sequence at most: one per piece it captures, ≤ n²/2."""
     return n * n // 2
 
 
-class Turns(NamedTuple):
-    positions: Position  # each uint32 (C, W): after each complete move, in the NEXT mover's frame
-    first_actions: jax.Array  # int32 (C,)  the first hop of each complete move
-    valid: jax.Array  # bool (C,)  the slot holds a move; valid slots come first
-    overflow: jax.Array  # bool ()  there were more than C moves and some were dropped
+class FirstHops(NamedTuple):
+    positions: Position  # each uint32 (A, W): after the hop, in the mover's frame
+    squares: jax.Array  # int32 (A,)  where the moving piece landed (full-board square)
+    actions: jax.Array  # int32 (A,)  the action of each slot
+    valid: jax.Array  # bool (A,)  the slot's hop is legal
+    going: jax.Array  # bool (A,)  legal, and the piece must capture again (move not complete)
 
 
-class _Sequences(NamedTuple):
-    """Capture sequences being completed, one per slot, in the mover's frame."""
+class MoveCursor(NamedTuple):
+    """The complete moves that begin with one first hop, walked one at a time (depth first)."""
 
-    positions: Position  # each (C, W)
-    squares: jax.Array  # int32 (C,)  where the moving piece stands now (full-board square)
-    first_actions: jax.Array  # int32 (C,)
-    valid: jax.Array  # bool (C,)
-    going: jax.Array  # bool (C,)  the sequence must capture again
-    overflow: jax.Array  # bool ()
-
-
-def _keep_first(valid: jax.Array, capacity: int) -> tuple[jax.Array, jax.Array]:
-    """The first `capacity` valid entries, in their order: (indices, present), int32/bool (C,).
-
-    The (c+1)-th valid entry sits where the running count first exceeds c, i.e. after every
-    entry whose running count is at most c: counting compares vectorises, where a sort does not.
-    Slots past the last valid entry are not `present` (their index is clamped, any entry).
-    """
-    running = jnp.cumsum(valid, dtype=jnp.int32)
-    slots = jnp.arange(capacity, dtype=jnp.int32)
-    index = (running[None, :] <= slots[:, None]).sum(axis=1, dtype=jnp.int32)
-    return jnp.minimum(index, valid.shape[0] - 1), slots < running[-1]
-
-
-def _take(tree, index: jax.Array):
-    return jax.tree.map(lambda x: x[index], tree)
+    levels: Position  # each uint32 (L, W): the position at each level of the capture sequence
+    jumps: jax.Array  # uint32 (L, 4, W)  the jumps of the moving piece not yet tried, per level
+    top: jax.Array  # int32 ()  the deepest level in use, −1 when none is
+    move: Position  # each uint32 (W,): the next complete move, in the mover's frame
+    found: jax.Array  # bool ()  `move` holds a complete move not visited yet
 
 
 def _dark_actions(lay: Layout) -> np.ndarray:
@@ -115,72 +114,99 @@ def _bits(sets: jax.Array, lay: Layout) -> jax.Array:
     return ((words >> jnp.asarray(index % 32, jnp.uint32)) & 1).astype(bool)
 
 
+def _take(tree, index: jax.Array):
+    return jax.tree.map(lambda x: x[index], tree)
+
+
 def _hop_all(position: Position, actions: jax.Array, lay: Layout) -> rules.Hop:
     return jax.vmap(rules.hop, in_axes=(None, 0, None))(position, actions, lay)
 
 
-def complete_turns(position: Position, jumper: jax.Array, lay: Layout, capacity: int) -> Turns:
-    """Every complete move (a simple move or a whole capture sequence) of the side to move.
+def first_hops(position: Position, jumper: jax.Array, lay: Layout) -> FirstHops:
+    """Every legal first hop of the side to move, one slot per (direction, dark square).
 
-    `jumper` ≥ 0 is a piece in the middle of a capture (a full-board square), whose sequence is
-    then completed. Built from `rules.legal_moves` and `rules.hop`: exactly the env's moves.
+    `jumper` ≥ 0 is a piece in the middle of a capture (a full-board square): its jumps only.
     """
-    legal = _bits(rules.legal_moves(position, jumper, lay), lay).reshape(-1)  # (4·n²/2,)
-    keep, valid = _keep_first(legal, capacity)
-    actions = jnp.asarray(_dark_actions(lay))[keep]
+    legal = _bits(rules.legal_moves(position, jnp.asarray(jumper, jnp.int32), lay), lay)
+    legal = legal.reshape(-1)  # (4·n²/2,), direction-major like `_dark_actions`
+    actions = jnp.asarray(_dark_actions(lay), jnp.int32)
     hops = _hop_all(position, actions, lay)
-    going = valid & jax.vmap(rules.continues_capture, in_axes=(0, None))(hops, lay)
-    start = _Sequences(
-        positions=hops.position,
-        squares=hops.square,
-        first_actions=actions,
-        valid=valid,
-        going=going,
-        overflow=legal.sum() > capacity,
-    )
-    # Each round captures a piece, so the loop ends after at most (opponent pieces) rounds.
-    done = jax.lax.while_loop(lambda s: s.going.any(), lambda s: _next_hops(s, lay), start)
-    return Turns(
-        positions=jax.vmap(rules.flip_position, in_axes=(0, None))(done.positions, lay),
-        first_actions=done.first_actions,
-        valid=done.valid,
-        overflow=done.overflow,
-    )
+    going = legal & jax.vmap(rules.continues_capture, in_axes=(0, None))(hops, lay)
+    return FirstHops(hops.position, hops.square, actions, legal, going)
 
 
-def _next_hops(sequences: _Sequences, lay: Layout) -> _Sequences:
-    """One more hop for every unfinished sequence (up to 4 ways each); finished ones stay."""
-    capacity = sequences.valid.shape[0]
-    n = lay.n
-    directions = jnp.arange(rules.NUM_DIRECTIONS, dtype=jnp.int32)
-    actions = directions[None, :] * (n * n) + sequences.squares[:, None]  # (C, 4)
-    # Mid-capture, the legal moves are the jumps of the piece on `squares`, per direction.
-    legal = jax.vmap(rules.legal_moves, in_axes=(0, 0, None))(
-        sequences.positions, sequences.squares, lay
-    )
-    hops = jax.vmap(_hop_all, in_axes=(0, 0, None))(sequences.positions, actions, lay)
-    going = sequences.going[:, None]  # (C, 1)
-    stays = sequences.valid & ~sequences.going  # a finished sequence keeps direction slot 0
-    valid = jnp.where(going, bb.any_bit(legal), (directions == 0)[None, :] & stays[:, None])
+def _lowest_jump(jumps: jax.Array, lay: Layout) -> tuple[jax.Array, jax.Array]:
+    """(int32 () action, uint32 (4, W) the rest): the first jump of a non-empty (4, W) set."""
+    words = jumps.reshape(-1)  # direction-major
+    k = jnp.argmax(words != 0)
+    word = words[k]
+    low = word & (~word + jnp.uint32(1))
+    dark = (k % lay.words) * 32 + jax.lax.population_count(low - jnp.uint32(1)).astype(jnp.int32)
+    table = np.zeros(lay.words * 32, np.int32)
+    table[: lay.squares] = lay.rows * lay.n + lay.cols
+    action = (k // lay.words) * (lay.n * lay.n) + jnp.asarray(table)[dark]
+    return action.astype(jnp.int32), words.at[k].set(word & ~low).reshape(jumps.shape)
 
-    def flat_choice(hopped, kept):  # (C, 4, …) and (C, …) -> (4C, …)
-        where = going.reshape(going.shape + (1,) * (kept.ndim - 1))
-        chosen = jnp.where(where, hopped, kept[:, None])
-        return chosen.reshape((capacity * 4,) + chosen.shape[2:])
 
-    flat_hops = jax.tree.map(lambda x: x.reshape((capacity * 4,) + x.shape[2:]), hops)
-    again = jax.vmap(rules.continues_capture, in_axes=(0, None))(flat_hops, lay)
-    still_going = (going & valid).reshape(-1) & again
-    keep, present = _keep_first(valid.reshape(-1), capacity)
-    first = jnp.repeat(sequences.first_actions, rules.NUM_DIRECTIONS)
-    return _Sequences(
-        positions=_take(jax.tree.map(flat_choice, hops.position, sequences.positions), keep),
-        squares=flat_choice(hops.square, sequences.squares)[keep],
-        first_actions=first[keep],
-        valid=present,
-        going=still_going[keep] & present,
-        overflow=sequences.overflow | (valid.sum() > capacity),
-    )
+def capture_cursor(position: Position, jumps: jax.Array, lay: Layout) -> MoveCursor:
+    """A cursor over the capture sequences that start with `jumps` (uint32 (4, W)) from `position`.
+
+    It stands before the first complete move: call `next_move`.
+    """
+    levels = jax.tree.map(lambda x: jnp.zeros((max_levels(lay.n),) + x.shape, x.dtype), position)
+    levels = jax.tree.map(lambda buf, x: buf.at[0].set(x), levels, position)
+    stack = jnp.zeros((max_levels(lay.n),) + jumps.shape, jnp.uint32).at[0].set(jumps)
+    return MoveCursor(levels, stack, jnp.int32(0), position, jnp.bool_(False))
+
+
+def move_cursor(hops: FirstHops, slot: jax.Array, lay: Layout) -> MoveCursor:
+    """A cursor standing on the first complete move that begins with first hop `slot`."""
+    position = _take(hops.positions, slot)
+    going = hops.going[slot]
+    jumps = jnp.where(going, rules.legal_moves(position, hops.squares[slot], lay), jnp.uint32(0))
+    cursor = capture_cursor(position, jumps, lay)
+    cursor = next_move(cursor._replace(top=jnp.where(going, 0, -1).astype(jnp.int32)), lay)
+    # A hop that ends the move is the one complete move of its slot.
+    return cursor._replace(found=cursor.found | ~going)
+
+
+def next_move(cursor: MoveCursor, lay: Layout) -> MoveCursor:
+    """The cursor on the next complete move (`found` false when there is none).
+
+    A step hops the deepest level's next untried jump: a sequence that can go on opens a level,
+    one that cannot is a complete move; a level with no jump left is closed.
+    """
+
+    def going_on(c: MoveCursor):
+        return (c.top >= 0) & ~c.found
+
+    def step(c: MoveCursor) -> MoveCursor:
+        t = jnp.maximum(c.top, 0)
+        jumps = c.jumps[t]
+        exhausted = ~bb.any_bit(jumps.reshape(-1))
+        action, rest = _lowest_jump(jumps, lay)
+        hop = rules.hop(_take(c.levels, t), action, lay)
+        again = rules.continues_capture(hop, lay)
+        deeper = ~exhausted & again
+        below = jnp.minimum(t + 1, max_levels(lay.n) - 1)  # deeper ⇒ t + 1 < L (see the module)
+        next_jumps = rules.legal_moves(hop.position, hop.square, lay)
+        stack = c.jumps.at[t].set(rest)
+        stack = stack.at[below].set(jnp.where(deeper, next_jumps, stack[below]))
+        levels = jax.tree.map(
+            lambda buf, x: buf.at[below].set(jnp.where(deeper, x, buf[below])),
+            c.levels,
+            hop.position,
+        )
+        top = jnp.where(exhausted, c.top - 1, jnp.where(deeper, below, c.top))
+        found = ~exhausted & ~again
+        move = jax.tree.map(lambda new, old: jnp.where(found, new, old), hop.position, c.move)
+        return MoveCursor(levels, stack, top.astype(jnp.int32), move, found)
+
+    return jax.lax.while_loop(going_on, step, cursor._replace(found=jnp.bool_(False)))
+
+
+def _flip_all(positions: Position, lay: Layout) -> Position:
+    return jax.vmap(rules.flip_position, in_axes=(0, None))(positions, lay)
 
 
 def _count(bits: jax.Array) -> jax.Array:
@@ -201,9 +227,9 @@ def evaluate(position: Position, lay: Layout) -> jax.Array:
     return jnp.where(has_move, material(position), -WIN).astype(jnp.int32)
 
 
-def _child_scores(children: Turns, lay: Layout) -> jax.Array:
-    """int32 (C,): each child's static score for the side that moved into it."""
-    return -jax.vmap(evaluate, in_axes=(0, None))(children.positions, lay)
+def _score_after(move: Position, lay: Layout) -> jax.Array:
+    """int32 (): the static score of a complete move (mover's frame) for the side that made it."""
+    return -evaluate(rules.flip_position(move, lay), lay)
 
 
 def _stable_order(keys: jax.Array) -> jax.Array:
@@ -216,94 +242,133 @@ def _stable_order(keys: jax.Array) -> jax.Array:
     return (rank[None, :] == index[:, None]).astype(jnp.int32) @ index.astype(jnp.int32)
 
 
-def _best_first(children: Turns, lay: Layout) -> Turns:
-    """The children sorted by their static score, best for the mover first (better pruning)."""
-    order = _stable_order(jnp.where(children.valid, -_child_scores(children, lay), INFINITY))
-    return children._replace(
-        positions=_take(children.positions, order),
-        first_actions=children.first_actions[order],
-        valid=children.valid[order],
+def _slot_scores(hops: FirstHops, lay: Layout) -> jax.Array:
+    """int32 (A,): each slot's static score after its hop, for the mover (complete or not)."""
+    return jax.vmap(_score_after, in_axes=(0, None))(hops.positions, lay)
+
+
+def _best_first(hops: FirstHops, lay: Layout) -> jax.Array:
+    """int32 (A,): the slots, legal ones first, best static score for the mover first."""
+    return _stable_order(jnp.where(hops.valid, -_slot_scores(hops, lay), INFINITY))
+
+
+def _visit_moves(hops, slots, count, carry, visit, more, lay):
+    """Folds `visit(carry, slot, move)` over every complete move of the first `count` `slots`.
+
+    Stops early once `more(carry)` is false (a cut-off).
+    """
+
+    def slot_loop(state):
+        i, carry = state
+        slot = slots[i]
+
+        def move_loop(inner):
+            cursor, carry = inner
+            carry = visit(carry, slot, cursor.move)
+            return next_move(cursor, lay), carry
+
+        _, carry = jax.lax.while_loop(
+            lambda inner: inner[0].found & more(inner[1]),
+            move_loop,
+            (move_cursor(hops, slot, lay), carry),
+        )
+        return i + 1, carry
+
+    _, carry = jax.lax.while_loop(
+        lambda state: (state[0] < count) & more(state[1]), slot_loop, (jnp.int32(0), carry)
     )
+    return carry
+
+
+def _going_slots(hops: FirstHops) -> tuple[jax.Array, jax.Array]:
+    """(int32 (A,) the slots whose move goes on capturing first, their count)."""
+    return _stable_order(~hops.going), hops.going.sum(dtype=jnp.int32)
+
+
+def _always(_carry) -> jax.Array:
+    return jnp.bool_(True)
+
+
+def _depth_one(hops: FirstHops, lay: Layout) -> jax.Array:
+    """int32 (A,): per first hop, the best static score of the complete moves it begins."""
+    done = hops.valid & ~hops.going
+    values = jnp.where(done, _slot_scores(hops, lay), -INFINITY)
+    slots, count = _going_slots(hops)
+
+    def visit(values, slot, move):
+        return values.at[slot].max(_score_after(move, lay))
+
+    return _visit_moves(hops, slots, count, values, visit, _always, lay)
 
 
 NO_JUMPER = np.int32(-1)  # not mid-capture
 
 
-def _negamax(position, jumper, depth: int, alpha, beta, lay: Layout, capacity: int) -> jax.Array:
+def _negamax(position, jumper, depth: int, alpha, beta, lay: Layout) -> jax.Array:
     """int32 (): the depth-`depth` minimax score for the side to move (fail-soft alpha-beta).
 
     Exact when it lies strictly inside (alpha, beta); otherwise a bound on the same side.
     """
-    children = complete_turns(position, jumper, lay, capacity)
+    hops = first_hops(position, jumper, lay)
     if depth == 1:
-        best = jnp.where(children.valid, _child_scores(children, lay), -INFINITY).max()
-        return jnp.where(children.valid.any(), best, -WIN).astype(jnp.int32)
+        best = _depth_one(hops, lay).max()
+        return jnp.where(hops.valid.any(), best, -WIN).astype(jnp.int32)
 
-    children = _best_first(children, lay)
-    count = children.valid.sum()
+    def visit(carry, slot, move):
+        best, alpha = carry
+        child = rules.flip_position(move, lay)
+        score = -_negamax(child, NO_JUMPER, depth - 1, -beta, -alpha, lay)
+        return jnp.maximum(best, score), jnp.maximum(alpha, score)
 
-    def keep_going(carry):
-        i, best, alpha = carry
-        return (i < count) & (alpha < beta)
-
-    def search_child(carry):
-        i, best, alpha = carry
-        child = _take(children.positions, i)
-        score = -_negamax(child, NO_JUMPER, depth - 1, -beta, -alpha, lay, capacity)
-        return i + 1, jnp.maximum(best, score), jnp.maximum(alpha, score)
-
-    start = (jnp.int32(0), jnp.int32(-INFINITY), jnp.asarray(alpha, jnp.int32))
-    _, best, _ = jax.lax.while_loop(keep_going, search_child, start)
-    return jnp.where(count > 0, best, -WIN).astype(jnp.int32)
+    start = (jnp.int32(-INFINITY), jnp.asarray(alpha, jnp.int32))
+    best, _ = _visit_moves(
+        hops, _best_first(hops, lay), hops.valid.sum(), start, visit, lambda c: c[1] < beta, lay
+    )
+    return jnp.where(hops.valid.any(), best, -WIN).astype(jnp.int32)
 
 
 class RootValues(NamedTuple):
-    values: jax.Array  # int32 (C,)  exact where ≥ the best value; below it only an upper bound
-    first_actions: jax.Array  # int32 (C,)
-    valid: jax.Array  # bool (C,)
-    overflow: jax.Array  # bool ()
+    values: jax.Array  # int32 (A,)  per first hop: exact where ≥ the best value, else a bound
+    first_actions: jax.Array  # int32 (A,)
+    valid: jax.Array  # bool (A,)
 
 
-def root_values(position: Position, jumper, *, depth: int, n: int, capacity: int) -> RootValues:
-    """The score of every complete move of the side to move, searched to `depth` turns.
+def root_values(position: Position, jumper, *, depth: int, n: int) -> RootValues:
+    """Per legal first hop, the best score of the complete moves it begins, searched to `depth`.
 
-    Every move whose value ties the best is searched with an open window, so all best moves are
-    known exactly (for the random tie-break); worse moves only need to be shown worse.
+    Every move whose value ties the best is searched with an open window, so all best first hops
+    are known exactly (for the random tie-break); worse ones only need to be shown worse.
     """
     if depth < 1:
         raise ValueError(f"the search depth must be at least 1, got {depth}")
     lay = layout(n)
-    children = complete_turns(position, jnp.asarray(jumper, jnp.int32), lay, capacity)
+    hops = first_hops(position, jnp.asarray(jumper, jnp.int32), lay)
     if depth == 1:
-        values = _child_scores(children, lay)
-        return RootValues(values, children.first_actions, children.valid, children.overflow)
+        return RootValues(_depth_one(hops, lay), hops.actions, hops.valid)
 
-    children = _best_first(children, lay)
-    count = children.valid.sum()
-
-    def search_child(carry):
-        i, values, best = carry
+    def visit(carry, slot, move):
+        values, best = carry
         # Root window (best − 1, ∞): a move at least as good as the best so far comes out exact.
-        child = _take(children.positions, i)
-        score = -_negamax(child, NO_JUMPER, depth - 1, -INFINITY, -(best - 1), lay, capacity)
-        return i + 1, values.at[i].set(score), jnp.maximum(best, score)
+        child = rules.flip_position(move, lay)
+        score = -_negamax(child, NO_JUMPER, depth - 1, -INFINITY, -(best - 1), lay)
+        return values.at[slot].max(score), jnp.maximum(best, score)
 
-    values = jnp.full(capacity, -INFINITY, jnp.int32)
-    _, values, _ = jax.lax.while_loop(
-        lambda carry: carry[0] < count, search_child, (jnp.int32(0), values, jnp.int32(-INFINITY))
+    start = (jnp.full(hops.valid.shape, -INFINITY, jnp.int32), jnp.int32(-INFINITY))
+    values, _ = _visit_moves(
+        hops, _best_first(hops, lay), hops.valid.sum(), start, visit, _always, lay
     )
-    return RootValues(values, children.first_actions, children.valid, children.overflow)
+    return RootValues(values, hops.actions, hops.valid)
 
 
-def search_value(position: Position, jumper, *, depth: int, n: int, capacity: int) -> jax.Array:
+def search_value(position: Position, jumper, *, depth: int, n: int) -> jax.Array:
     """int32 (): the minimax score of the position for the side to move (−WIN with no move)."""
-    root = root_values(position, jumper, depth=depth, n=n, capacity=capacity)
+    root = root_values(position, jumper, depth=depth, n=n)
     best = jnp.where(root.valid, root.values, -INFINITY).max()
     return jnp.where(root.valid.any(), best, -WIN)
 
 
 def choose(root: RootValues, key: jax.Array) -> jax.Array:
-    """int32 (): the first hop of a best move, uniformly at random among the tied best."""
+    """int32 (): a best first hop, uniformly at random among the tied best."""
     best = jnp.where(root.valid, root.values, -INFINITY).max()
     tied = root.valid & (root.values == best)
     noise = jax.random.uniform(key, tied.shape)
@@ -311,35 +376,15 @@ def choose(root: RootValues, key: jax.Array) -> jax.Array:
     return jnp.where(root.valid.any(), root.first_actions[pick], 0).astype(jnp.int32)
 
 
-def make_alphabeta_agent(env, depth: int = DEFAULT_DEPTH, capacity: int | None = None):
+def make_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
     """act(state, key) -> int32 action: a best first hop at `depth` turns, ties broken by `key`."""
     if not isinstance(depth, int) or depth < 1:
         raise ValueError(f"the alpha-beta depth must be a positive int, got {depth!r}")
     if not isinstance(env, Checkers):
         raise ValueError(f"alpha-beta searches checkers positions; {env} is not checkers")
     n = env.board_size
-    capacity = default_capacity(n) if capacity is None else int(capacity)
 
     def act(state, key: jax.Array) -> jax.Array:
-        root = root_values(state.position, state.jumper, depth=depth, n=n, capacity=capacity)
-        return choose(root, key)
+        return choose(root_values(state.position, state.jumper, depth=depth, n=n), key)
 
     return act
-
-
-# -- for agents that score complete moves on boards (SARSA) --------------------------------------
-
-
-class Children(NamedTuple):
-    boards: jax.Array  # int8 (C, n·n)  after each complete move, in the NEXT mover's frame
-    first_actions: jax.Array  # int32 (C,)
-    valid: jax.Array  # bool (C,)
-    overflow: jax.Array  # bool ()
-
-
-def complete_moves(board: jax.Array, jumper: jax.Array, n: int, capacity: int) -> Children:
-    """`complete_turns` on an int8 board (mover's frame), with the results as boards."""
-    turns = complete_turns(rules.position_of(board, n), jnp.asarray(jumper), layout(n), capacity)
-    return Children(
-        rules.board_of(turns.positions, n), turns.first_actions, turns.valid, turns.overflow
-    )

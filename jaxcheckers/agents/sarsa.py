@@ -1,28 +1,36 @@
 """The SARSA learner of the original project: a linear Q over 8 hand-made features, in JAX.
 
 Q(s, a) = w · φ(s, s′) / scale, where s′ is the position after the whole move a. The features,
-from the learner's side:
+from the learner's side, as the original README lists them:
 
     0 own men in s            4 change in opponent men from s to s′ (≤ 0: men taken)
     1 own kings in s          5 change in opponent kings from s to s′
-    2 opponent men in s       6 change in all pieces on the board from s to s′
-    3 opponent kings in s     7 own pieces under attack in s′ (the opponent can jump them)
+    2 opponent men in s       6 change in opponent pieces from s to s′
+    3 opponent kings in s     7 own pieces under attack in s′: every piece of the learner that
+                                some capture sequence of the opponent can take (a double jump
+                                attacks two)
 
-Reward of a move, measured from s to s″ (the learner's next turn, or the end of the game):
-−0.4 per own man lost, −0.5 per own king lost, +0.2 per opponent man taken, +0.3 per opponent
-king taken, +500 for a win, −500 for a loss, and −0.1 when none of that happened. A king lost is
-counted from the fall in kings; the rest of the pieces lost are men (a man crowned is not lost).
+Reward of a move, from s to s″ (the learner's next turn, or the end of the game), on raw counts:
+−0.4 × (own men in s − own men in s″) − 0.5 × (own kings …) + 0.2 × (opponent men …) + 0.3 ×
+(opponent kings …), so a man crowned is −0.4 + 0.5 = +0.1; plus 500 for a win and −500 for a loss
+in s′ or s″; and the living reward −0.1 when all of that sums to 0 (as the original's
+`if reward == 0`, so an even trade also earns −0.1).
 
-Defaults as in the original: α = 0.01, γ = 0.1, ε = 0.5 decaying by `epsilon_decay` per game
-played by each environment slot. One change for stability: the features are divided by the
-number of pieces a side starts with (12 on 8×8) before they meet the weights; with raw counts
-and α = 0.01 the step α·|φ|² exceeds 2 and the weights diverge.
+As in the original code: α = 0.01, γ = 0.1, ε = 0.5, weights from zero, and optionally its one
+schedule, both α and ε halved every `halve_every` games (its `-r` option; its README run halved
+them at 10,000 games); 0 keeps them fixed, its default.
+
+Different on purpose (docs: README, "Agents"): the features are divided by the number of pieces
+a side starts with (12 on 8×8) before they meet the weights (with raw counts α·|φ|² reaches 2.9
+at the opening and this batched learner diverges); the updates of the games that made one in a
+step are averaged (a sum over 256 games would be α × 256); greedy ties are broken at random.
 
 Whole moves and hop-level actions: the learner decides on whole moves (complete capture
-sequences, `alphabeta.complete_moves`), returns the first hop of its choice, and in the middle
-of a capture decides again among the sequences that go on from there. Q is linear in φ, and φ
-measured from the middle of the turn differs from φ measured from its start by the same amount for
-every continuation, so the greedy player finishes the sequence it chose.
+sequences, every one of them: `alphabeta.first_hops` and `alphabeta.next_move`), returns the first
+hop of its choice, and in the middle of a capture decides again among the sequences that go on
+from there. Q is linear in φ, and φ measured from the middle of the turn differs from φ measured
+from its start by the same amount for every continuation, so the greedy player finishes the
+sequence it chose.
 
 Training (`train`) runs many games at once against a chosen opponent, the learner's seat
 alternating game by game, in one jitted `lax.scan` over environment steps; each step averages the
@@ -39,9 +47,11 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.agents.alphabeta import complete_moves, default_capacity
+from jaxcheckers.agents import alphabeta as ab
 from jaxcheckers.agents.random import random_legal_action
 from jaxcheckers.checkers import rules
+from jaxcheckers.checkers.bitboard import Layout, layout
+from jaxcheckers.checkers.rules import Position
 from jaxcheckers.core import step_autoreset
 
 FEATURE_NAMES = (
@@ -51,11 +61,12 @@ FEATURE_NAMES = (
     "opponent kings",
     "change in opponent men",
     "change in opponent kings",
-    "change in all pieces",
+    "change in opponent pieces",
     "own pieces under attack",
 )
 NUM_FEATURES = len(FEATURE_NAMES)
 WIN_REWARD = 500.0
+LIVING_REWARD = -0.1
 
 __all__ = [
     "SarsaConfig",
@@ -63,6 +74,7 @@ __all__ = [
     "counts",
     "features",
     "reward",
+    "attacked",
     "pieces_under_attack",
     "make_sarsa_agent",
     "load_sarsa_agent",
@@ -77,95 +89,144 @@ class SarsaConfig:
     alpha: float = 0.01
     gamma: float = 0.1
     epsilon: float = 0.5
-    epsilon_decay: float = 0.99  # per game, per environment slot
-    epsilon_min: float = 0.01
+    halve_every: int = 0  # games (all slots together) between halvings of α and ε; 0: never
     num_envs: int = 256
     num_steps: int = 2000  # environment steps (hops) of every slot
 
 
-def counts(board: jax.Array) -> jax.Array:
-    """float32 (4,): own men, own kings, opponent men, opponent kings of a board in own frame."""
-    values = (rules.MAN, rules.KING, -rules.MAN, -rules.KING)
-    return jnp.stack([(board == v).sum() for v in values]).astype(jnp.float32)
+def _count(bits: jax.Array) -> jax.Array:
+    return jax.lax.population_count(bits).astype(jnp.int32).sum()
 
 
-def pieces_under_attack(board_opponent_frame: jax.Array, n: int) -> jax.Array:
-    """float32 (): pieces of the side NOT to move that the side to move can jump right away."""
-    jumps = rules.moves(board_opponent_frame, n).jumps  # (4, n·n), starting squares
-    squares = jnp.arange(n * n)
-    attacked = jnp.zeros(n * n, bool)
-    for direction, (dr, dc) in enumerate(rules.DIRECTIONS):
-        # A jump from square q in this direction takes the piece on q + dr·n + dc.
-        target = squares + dr * n + dc
-        hit = (squares[None, :] == target[:, None]) & jumps[direction][:, None]
-        attacked |= hit.any(axis=0)
-    return attacked.sum().astype(jnp.float32)
+def counts(position: Position) -> jax.Array:
+    """float32 (4,): own men, own kings, opponent men, opponent kings, in the position's frame."""
+    kings = position.kings
+    return jnp.stack([
+        _count(position.own & ~kings),
+        _count(position.own & kings),
+        _count(position.opponent & ~kings),
+        _count(position.opponent & kings),
+    ]).astype(jnp.float32)
 
 
-def features(start_counts: jax.Array, after_board: jax.Array, n: int) -> jax.Array:
-    """float32 (8,): φ(s, s′) from the counts of s and the board s′ in the OPPONENT's frame."""
-    after = counts(rules.flip(after_board))
-    change_opponent = after[2:] - start_counts[2:]
-    change_all = after.sum() - start_counts.sum()
-    return jnp.concatenate(
-        [
-            start_counts,
-            change_opponent,
-            change_all[None],
-            pieces_under_attack(after_board, n)[None],
-        ]
-    )
+def _swap(c: jax.Array) -> jax.Array:
+    """The same counts seen from the other side."""
+    return jnp.concatenate([c[..., 2:], c[..., :2]], axis=-1)
 
 
-def reward(before: jax.Array, after: jax.Array, outcome: jax.Array, over: jax.Array) -> jax.Array:
-    """float32 (): the learner's reward from counts `before` (s) to `after` (s″).
+def attacked(position: Position, lay: Layout) -> jax.Array:
+    """uint32 (W,): the pieces of the side NOT to move that some capture sequence can take.
 
-    `outcome` is +1 win, −1 loss, 0 otherwise; `over` says the game ended at s″.
+    Every piece a sequence passes over is taken by the complete sequence too (a sequence must be
+    finished), so the union over the complete capture moves is the answer.
     """
-    own_lost = before[:2].sum() - after[:2].sum()
-    own_kings_lost = jnp.maximum(before[1] - after[1], 0.0)
-    own_men_lost = jnp.maximum(own_lost - own_kings_lost, 0.0)
-    taken = before[2:].sum() - after[2:].sum()
-    kings_taken = jnp.maximum(before[3] - after[3], 0.0)
-    men_taken = jnp.maximum(taken - kings_taken, 0.0)
-    material = -0.4 * own_men_lost - 0.5 * own_kings_lost + 0.2 * men_taken + 0.3 * kings_taken
-    nothing = (own_lost == 0) & (taken == 0) & ~over
-    return jnp.where(nothing, -0.1, material + WIN_REWARD * outcome).astype(jnp.float32)
+    jumps, _ = rules.origins(position, lay)
+    cursor = ab.next_move(ab.capture_cursor(position, jnp.stack(jumps), lay), lay)
+
+    def add(state):
+        cursor, taken = state
+        taken = taken | (position.opponent & ~cursor.move.opponent)
+        return ab.next_move(cursor, lay), taken
+
+    _, taken = jax.lax.while_loop(
+        lambda state: state[0].found, add, (cursor, jnp.zeros_like(position.opponent))
+    )
+    return taken
+
+
+def pieces_under_attack(position: Position, lay: Layout) -> jax.Array:
+    """float32 (): how many pieces of the side not to move `attacked` finds."""
+    return _count(attacked(position, lay)).astype(jnp.float32)
+
+
+def features(start_counts: jax.Array, child: Position, lay: Layout) -> jax.Array:
+    """float32 (8,): φ(s, s′) from the learner's counts of s and s′ in the OPPONENT's frame."""
+    after = _swap(counts(child))
+    change = after[2:] - start_counts[2:]
+    return jnp.concatenate([
+        start_counts,
+        change,
+        change.sum()[None],
+        pieces_under_attack(child, lay)[None],
+    ])
+
+
+def reward(before: jax.Array, after: jax.Array, outcome: jax.Array) -> jax.Array:
+    """float32 (): the learner's reward from counts `before` (s) to `after` (s″), own frame.
+
+    `outcome` is +1 for a win, −1 for a loss (in s′ or s″), 0 otherwise.
+    """
+    lost = (before - after).astype(jnp.int32)  # own men, own kings, opponent men, opponent kings
+    tenths = jnp.dot(lost, jnp.asarray([-4, -5, 2, 3], jnp.int32))  # exact: no float compare
+    total = 0.1 * tenths.astype(jnp.float32) + WIN_REWARD * jnp.asarray(outcome, jnp.float32)
+    nothing = (tenths == 0) & (jnp.asarray(outcome) == 0)
+    return jnp.where(nothing, LIVING_REWARD, total).astype(jnp.float32)
 
 
 def _scale(n: int) -> float:
     return float((n // 2 - 1) * (n // 2))  # pieces a side starts with
 
 
-def _move_values(weights, board, jumper, start_counts, n: int, capacity: int):
-    """(Q of every complete move (C,), first hops (C,), valid (C,), φ (C, 8))."""
-    children = complete_moves(board, jumper, n, capacity)
-    phi = jax.vmap(features, in_axes=(None, 0, None))(start_counts, children.boards, n)
-    q = phi @ weights / _scale(n)
-    return q, children.first_actions, children.valid, phi
+class Choice(NamedTuple):
+    action: jax.Array  # int32 ()  the first hop of the chosen move (0 when there is none)
+    phi: jax.Array  # float32 (8,)  φ of the chosen complete move
+    found: jax.Array  # bool ()  there was a move
 
 
-def _epsilon_greedy(key, q, valid, epsilon):
-    explore_key, tie_key = jax.random.split(key)
-    best = jnp.where(valid, q, -jnp.inf).max()
-    greedy = valid & (q == best)
-    candidates = jnp.where(jax.random.uniform(explore_key) < epsilon, valid, greedy)
-    noise = jax.random.uniform(tie_key, q.shape)
-    return jnp.argmax(jnp.where(candidates, noise, -1.0))
+def choose_move(weights, position, jumper, start_counts, epsilon, key, lay: Layout) -> Choice:
+    """ε-greedy over every complete move: with probability ε uniform, else the best Q, ties at
+    random. Moves that end with their first hop are scored at once; longer capture sequences are
+    walked one by one (`alphabeta.next_move`)."""
+    hops = ab.first_hops(position, jumper, lay)
+    coin_key, noise_key = jax.random.split(key)
+    explore = jax.random.uniform(coin_key) < epsilon
+    scale = _scale(lay.n)
+
+    def feats(move):
+        return features(start_counts, rules.flip_position(move, lay), lay)
+
+    def rank(phi, noise):  # (primary, tie-break) keys: exploring, every move ties
+        return jnp.where(explore, 0.0, phi @ weights / scale), noise
+
+    slots = hops.valid.shape[0]
+    done = hops.valid & ~hops.going
+    phi = jax.vmap(feats)(hops.positions)
+    primary, noise = rank(phi, jax.random.uniform(noise_key, (slots,)))
+    primary = jnp.where(done, primary, -jnp.inf)
+    top = primary.max()
+    pick = jnp.argmax(jnp.where(done & (primary == top), noise, -1.0))
+    start = (top, noise[pick], hops.actions[pick], phi[pick], jnp.int32(slots))
+
+    def visit(carry, slot, move):
+        best, tie, action, best_phi, index = carry
+        phi = feats(move)
+        p, u = rank(phi, jax.random.uniform(jax.random.fold_in(noise_key, index)))
+        better = (p > best) | ((p == best) & (u > tie))
+        return (
+            jnp.where(better, p, best),
+            jnp.where(better, u, tie),
+            jnp.where(better, hops.actions[slot], action),
+            jnp.where(better, phi, best_phi),
+            index + 1,
+        )
+
+    going = ab._stable_order(~hops.going)
+    count = hops.going.sum(dtype=jnp.int32)
+    _, _, action, phi, _ = ab._visit_moves(hops, going, count, start, visit, ab._always, lay)
+    found = hops.valid.any()
+    return Choice(jnp.where(found, action, 0).astype(jnp.int32), phi, found)
 
 
 def make_sarsa_agent(weights, env, epsilon: float = 0.0):
     """act(state, key) -> int32 action: the greedy (or ε-greedy) whole move's next hop."""
-    n = env.board_size
-    capacity = default_capacity(n)
+    lay = layout(env.board_size)
     weights = jnp.asarray(weights, jnp.float32)
 
     def act(state, key):
-        start = counts(state.board)
-        q, first, valid, _ = _move_values(weights, state.board, state.jumper, start, n, capacity)
-        pick = _epsilon_greedy(key, q, valid, epsilon)
+        start = counts(state.position)
+        choice = choose_move(weights, state.position, state.jumper, start, epsilon, key, lay)
         fallback = random_legal_action(key, state.legal_action_mask)
-        return jnp.where(valid.any(), first[pick], fallback).astype(jnp.int32)
+        return jnp.where(choice.found, choice.action, fallback).astype(jnp.int32)
 
     return act
 
@@ -175,7 +236,7 @@ def make_sarsa_agent(weights, env, epsilon: float = 0.0):
 
 def save_weights(path, weights, *, board_size: int, config: SarsaConfig | None = None, **info):
     record = {
-        "format": "jaxcheckers-sarsa-1",
+        "format": "jaxcheckers-sarsa-2",
         "board_size": board_size,
         "features": list(FEATURE_NAMES),
         "feature_scale": _scale(board_size),
@@ -216,15 +277,20 @@ class TrainCarry(NamedTuple):
     prev_counts: jax.Array  # float32 (B, 4)  counts of s at the learner's previous turn
     prev_phi: jax.Array  # float32 (B, 8)  φ of the learner's previous move
     has_prev: jax.Array  # bool (B,)  a previous move waits for its update
-    games: jax.Array  # int32 (B,)  games finished by each slot (for ε decay)
+    games: jax.Array  # int32 ()  games finished by all slots (for the halving schedule)
     results: jax.Array  # float32 (3,)  learner wins, draws, losses so far
+
+
+def _learner_counts(state, learner) -> jax.Array:
+    """float32 (B, 4): counts of every game's position in the learner's frame."""
+    c = jax.vmap(counts)(state.position)
+    return jnp.where((state.current_player == learner)[:, None], c, _swap(c))
 
 
 def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
     """Trains against `opponent` (an agent). Returns (weights, results (wins, draws, losses))."""
-    n = env.board_size
-    capacity = default_capacity(n)
-    scale = _scale(n)
+    lay = layout(env.board_size)
+    scale = _scale(env.board_size)
     num_envs = config.num_envs
 
     def one_step(carry: TrainCarry, _):
@@ -233,59 +299,44 @@ def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
         to_move = state.current_player == carry.learner
         turn_start = to_move & (state.jumper < 0)
         start_counts = jnp.where(
-            turn_start[:, None], jax.vmap(counts)(state.board), carry.start_counts
+            turn_start[:, None], _learner_counts(state, carry.learner), carry.start_counts
         )
-        epsilon = jnp.maximum(
-            config.epsilon * config.epsilon_decay ** carry.games.astype(jnp.float32),
-            config.epsilon_min,
-        )
+        halvings = (carry.games // config.halve_every) if config.halve_every > 0 else 0
+        factor = 0.5 ** jnp.asarray(halvings, jnp.float32)
+        epsilon, alpha = config.epsilon * factor, config.alpha * factor
+        w = carry.weights
 
-        def learner_action(st, start, eps, k):
-            q, first, valid, _ = _move_values(
-                carry.weights, st.board, st.jumper, start, n, capacity
-            )
-            pick = _epsilon_greedy(k, q, valid, eps)
-            return jnp.where(valid.any(), first[pick], 0).astype(jnp.int32)
+        def learner_choice(st, start, k):
+            return choose_move(w, st.position, st.jumper, start, epsilon, k, lay)
 
-        own = jax.vmap(learner_action)(
-            state, start_counts, epsilon, jax.random.split(act_key, num_envs)
-        )
+        choice = jax.vmap(learner_choice)(state, start_counts, jax.random.split(act_key, num_envs))
         other = jax.vmap(opponent)(state, jax.random.split(opp_key, num_envs))
-        action = jnp.where(to_move, own, other)
+        action = jnp.where(to_move, choice.action, other)
         stepped = jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(
             state, action, jax.random.split(reset_key, num_envs)
         )
         final = stepped.final
         over = final.terminated | final.truncated
-        # Boards after the step, in the learner's frame.
-        learner_board = jnp.where(
-            (final.current_player == carry.learner)[:, None],
-            final.board,
-            jax.vmap(rules.flip)(final.board),
-        )
-        after_counts = jax.vmap(counts)(learner_board)
+        after_counts = _learner_counts(final, carry.learner)
         outcome = jnp.take_along_axis(final.rewards, carry.learner[:, None], axis=1)[:, 0]
-        outcome = jnp.where(final.truncated, 0.0, outcome)
+        outcome = jnp.where(final.truncated, 0.0, jnp.sign(outcome))
 
         turn_end = to_move & ((final.jumper < 0) | over)
-        opponent_board = jax.vmap(rules.flip)(learner_board)
-        phi_now = jax.vmap(features, in_axes=(0, 0, None))(start_counts, opponent_board, n)
-        w = carry.weights
+        phi_now = choice.phi  # the last decision of a turn scores exactly the move it made
 
         def q(phi):
             return phi @ w / scale
 
         # 1. The learner finished a move: the previous move gets its SARSA update (s″ = now's s).
-        live = jnp.zeros(num_envs, bool)
-        r_prev = jax.vmap(reward)(carry.prev_counts, start_counts, jnp.zeros(num_envs), live)
+        r_prev = jax.vmap(reward)(carry.prev_counts, start_counts, jnp.zeros(num_envs))
         delta_prev = r_prev + config.gamma * q(phi_now) - q(carry.prev_phi)
         update_prev = turn_end & carry.has_prev
-        # 2. The game ended on the learner's move: that move's terminal update.
-        r_end = jax.vmap(reward)(start_counts, after_counts, outcome, over)
+        # 2. The game ended on the learner's move (in s′): that move's terminal update.
+        r_end = jax.vmap(reward)(start_counts, after_counts, outcome)
         delta_end = r_end - q(phi_now)
         update_end = turn_end & over
-        # 3. The game ended on the opponent's move: the learner's last move's terminal update.
-        r_lost = jax.vmap(reward)(carry.prev_counts, after_counts, outcome, over)
+        # 3. The game ended on the opponent's move (in s″): the learner's last move's update.
+        r_lost = jax.vmap(reward)(carry.prev_counts, after_counts, outcome)
         delta_lost = r_lost - q(carry.prev_phi)
         update_lost = ~to_move & over & carry.has_prev
 
@@ -295,7 +346,7 @@ def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
             + (update_lost * delta_lost)[:, None] * carry.prev_phi
         ).sum(axis=0) / scale
         updates = (update_prev.astype(jnp.float32) + update_end + update_lost).sum()
-        weights = w + config.alpha * gradient / jnp.maximum(updates, 1.0)
+        weights = w + alpha * gradient / jnp.maximum(updates, 1.0)
 
         made_move = turn_end & ~over
         results = carry.results + jnp.stack(
@@ -314,7 +365,7 @@ def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
             prev_counts=jnp.where(made_move[:, None], start_counts, carry.prev_counts),
             prev_phi=jnp.where(made_move[:, None], phi_now, carry.prev_phi),
             has_prev=jnp.where(over, False, carry.has_prev | made_move),
-            games=carry.games + over,
+            games=carry.games + over.sum(dtype=jnp.int32),
             results=results,
         )
         return new_carry, None
@@ -330,7 +381,7 @@ def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
         prev_counts=jnp.zeros((num_envs, 4), jnp.float32),
         prev_phi=jnp.zeros((num_envs, NUM_FEATURES), jnp.float32),
         has_prev=jnp.zeros(num_envs, bool),
-        games=jnp.zeros(num_envs, jnp.int32),
+        games=jnp.int32(0),
         results=jnp.zeros(3, jnp.float32),
     )
     final, _ = jax.jit(lambda c: jax.lax.scan(one_step, c, None, length=config.num_steps))(carry)
@@ -353,10 +404,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--envs", type=int, default=SarsaConfig.num_envs)
     parser.add_argument("--steps", type=int, default=SarsaConfig.num_steps)
     parser.add_argument("--epsilon", type=float, default=SarsaConfig.epsilon)
+    parser.add_argument(
+        "--halve-every", type=int, default=SarsaConfig.halve_every,
+        help="halve α and ε every this many games, as the original's -r (0: never)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     env = make("checkers", board_size=args.board_size)
-    config = SarsaConfig(num_envs=args.envs, num_steps=args.steps, epsilon=args.epsilon)
+    config = SarsaConfig(
+        num_envs=args.envs, num_steps=args.steps, epsilon=args.epsilon,
+        halve_every=args.halve_every,
+    )
     weights = load_weights(args.init)[0] if args.init else None
     start = time.perf_counter()
     weights, results = train(
@@ -370,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         board_size=args.board_size,
         config=config,
         opponent=args.opponent,
+        init=args.init,
         training_games={"wins": wins, "draws": draws, "losses": losses},
         seconds=round(seconds, 1),
     )
