@@ -188,8 +188,9 @@ def _forfeit(state: State) -> State:
 def _clear_stored_mask(state: State, over: jax.Array) -> State:
     """Empties a game's stored `legal_action_mask` where `over`.
 
-    A game may instead derive the mask on reading (a property); it then clears it itself from
-    `terminated` and `truncated`, and there is nothing to do here.
+    A game may instead derive the mask on reading (a property) from what it stores; it then
+    clears that itself once the game is over (checkers clears its packed bits in its `step`),
+    and there is nothing to do here.
     """
     if "legal_action_mask" not in state._fields:
         return state
