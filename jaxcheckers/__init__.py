@@ -11,7 +11,7 @@ from jaxcheckers.core import AutoResetStep, Env, State, step_autoreset
 
 __all__ = ["make", "GAMES", "Env", "State", "AutoResetStep", "step_autoreset"]
 
-GAMES = ("checkers", "tictactoe")
+GAMES = ("checkers", "chess", "tictactoe")
 
 
 def make(name: str, **options) -> Env:
@@ -23,6 +23,10 @@ def make(name: str, **options) -> Env:
         from jaxcheckers.checkers import Checkers
 
         return Checkers(**options)
+    if name == "chess":
+        from jaxcheckers.chess import Chess
+
+        return Chess(**options)
     if name == "tictactoe":
         from jaxcheckers.tictactoe import TicTacToe
 

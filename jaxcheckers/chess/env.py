@@ -1,0 +1,388 @@
+"""The chess environment: wires the pure rules into `reset` / `step` and keeps the draw rules.
+
+The game ends as PettingZoo's chess_v6 ends it (python-chess underneath): checkmate, stalemate,
+insufficient material, and the draws the player to move could claim: threefold repetition
+(including a repetition one legal move away) and the fifty-move rule (including a fiftieth move
+one legal move away). The 75-move and fivefold rules never come into play there, since a claim
+ends the game first; they are not kept.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcheckers import bits
+from jaxcheckers.chess import bitboard as bb
+from jaxcheckers.chess import rules, tables
+from jaxcheckers.chess.rules import Position
+from jaxcheckers.core import Env
+
+DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
+HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
+HISTORY_WITHOUT_FIFTY = 128  # without it, repetitions are looked for in the last 128 plies
+STACKED = 8  # positions in the AlphaZero observation (history=True)
+WORDS = tables.NUM_PLANES * 2  # 146 words of legal moves
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+class ChessState(NamedTuple):
+    """One game (or a batch, with a leading axis on every field).
+
+    `observation` and `legal_action_mask` are derived on reading from the bitboards and the
+    packed legal moves: a step writes a few hundred bytes, and a caller that never reads the
+    observation never pays for it.
+    """
+
+    current_player: jax.Array  # int32 ()  0 white (moves first), 1 black
+    rewards: jax.Array  # float32 (2,)  of the last step, indexed by player
+    terminated: jax.Array  # bool ()
+    truncated: jax.Array  # bool ()
+    step_count: jax.Array  # int32 ()  plies played
+    position: Position  # the board in the mover's frame (see `rules.Position`)
+    legal_action_bits: jax.Array  # uint32 (146,)  legal moves, plane-major (`tables`)
+    in_check: jax.Array  # bool ()  the side to move is in check
+    ep_legal: jax.Array  # bool ()  an en-passant capture is legal (FEN prints the square then)
+    halfmove_clock: jax.Array  # int32 ()  plies since the last capture or pawn move
+    fullmove_number: jax.Array  # int32 ()  as in FEN: 1 at the start, +1 after black moves
+    placement: jax.Array  # uint32 (2,)  Zobrist hash of the pieces (absolute squares)
+    window: jax.Array  # int32 ()  positions since the last irreversible move, this one included
+    repetitions: jax.Array  # int32 ()  occurrences of this position in that window (1: first)
+    history: jax.Array  # uint32 (H, 4)  earlier positions: occupancy (2 words), placement hash;
+    #   slot = ply % H; H = 1 (unused) without the repetition rule
+    history_count: jax.Array  # uint8 (H,)  each slot's `repetitions`
+    boards: jax.Array  # uint32 (8, 13, 2)  the last 8 positions' 13 planes in white's frame,
+    #   newest first, as PettingZoo stacks them ((1, 13, 2), unused, without history=True)
+
+    stacked = False  # a class attribute, static: the observation is (8, 8, 111)
+
+    @property
+    def observation(self) -> jax.Array:
+        """bool (…, 8, 8, 20), or (…, 8, 8, 111) with history=True: PettingZoo's planes."""
+        return _observation(self, self.stacked)
+
+    @property
+    def legal_action_mask(self) -> jax.Array:
+        """bool (…, 4672): PettingZoo's action layout; all False once the game is over."""
+        over = self.terminated | self.truncated
+        return _legal_action_mask(self.legal_action_bits, over)
+
+
+class StackedChessState(ChessState):
+    __slots__ = ()
+    stacked = True
+
+
+class Chess(Env):
+    """Chess with PettingZoo chess_v6's actions (Discrete(4672)) and observations.
+
+    Options (keyword-only):
+        max_steps: plies before `truncated` is set; None never truncates (default 1000).
+        insufficient_material, threefold_repetition, fifty_move_rule: each draw rule of
+            PettingZoo's chess, on by default; switched off, it never ends a game. Without the
+            fifty-move rule, repetitions are looked for in the last 128 plies only.
+        history: observe PettingZoo's (8, 8, 111) stack of the last 8 positions instead of the
+            (8, 8, 20) planes of `chess_utils.get_observation` (default False).
+    """
+
+    num_actions = tables.NUM_ACTIONS
+
+    def __init__(
+        self,
+        *,
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        insufficient_material: bool = True,
+        threefold_repetition: bool = True,
+        fifty_move_rule: bool = True,
+        history: bool = False,
+    ):
+        for name, flag in (
+            ("insufficient_material", insufficient_material),
+            ("threefold_repetition", threefold_repetition),
+            ("fifty_move_rule", fifty_move_rule),
+            ("history", history),
+        ):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {flag!r}")
+        if max_steps is not None and (
+            isinstance(max_steps, bool)
+            or not isinstance(max_steps, (int, np.integer))
+            or max_steps < 1
+        ):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.insufficient_material = bool(insufficient_material)
+        self.threefold_repetition = bool(threefold_repetition)
+        self.fifty_move_rule = bool(fifty_move_rule)
+        self.history = bool(history)
+        self.observation_shape = (8, 8, 111 if history else 20)
+        self.history_length = (
+            1
+            if not threefold_repetition
+            else HISTORY_WITH_FIFTY
+            if fifty_move_rule
+            else HISTORY_WITHOUT_FIFTY
+        )
+        self.state_type = StackedChessState if history else ChessState
+        from jaxcheckers.chess.fen import parse_fen
+
+        self._opening_state = jax.tree.map(np.asarray, _jitted_start(self)(*parse_fen(START)))
+
+    def __repr__(self) -> str:
+        return (
+            f"Chess(max_steps={self.max_steps}, insufficient_material={self.insufficient_material}, "
+            f"threefold_repetition={self.threefold_repetition}, "
+            f"fifty_move_rule={self.fifty_move_rule}, history={self.history})"
+        )
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Chess) and repr(self) == repr(other)
+
+    # -- entry points ----------------------------------------------------------------------------
+
+    def _init(self, key: jax.Array) -> ChessState:
+        del key  # the opening is fixed
+        return jax.tree.map(jnp.asarray, self._opening_state)
+
+    def start(self, position: Position, player, halfmove_clock, fullmove_number) -> ChessState:
+        """A game from `position` (mover's frame), `player` to move. Unvalidated; users go
+        through `jaxcheckers.chess.fen.state_from_fen`."""
+        position = jax.tree.map(jnp.asarray, position)
+        player = jnp.int32(player)
+        moves = rules.legal_moves(position)
+        h = self.history_length
+        state = self.state_type(
+            current_player=player,
+            rewards=jnp.zeros(2, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            step_count=jnp.int32(0),
+            position=position,
+            legal_action_bits=moves.bits,
+            in_check=moves.in_check,
+            ep_legal=moves.ep_legal,
+            halfmove_clock=jnp.int32(halfmove_clock),
+            fullmove_number=jnp.int32(fullmove_number),
+            placement=rules.placement_hash(position, player),
+            window=jnp.int32(1),
+            repetitions=jnp.int32(1),
+            history=jnp.zeros((h, 4), jnp.uint32),
+            history_count=jnp.zeros(h, jnp.uint8),
+            boards=jnp.zeros((STACKED if self.history else 1, 13, 2), jnp.uint32),
+        )
+        state = self._judge(state, moves, jnp.int32(0), mover=None)
+        return state
+
+    def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
+        over = state.terminated | state.truncated
+        index = jnp.asarray(tables.PLANE_MAJOR)[action]
+        return bits.bit_at(state.legal_action_bits, index) & ~over
+
+    def _step(self, state: ChessState, action: jax.Array) -> ChessState:
+        mover = state.current_player
+        played = rules.play(state.position, action, mover)
+        moves = rules.legal_moves(played.position)
+        irreversible = played.zeroing | played.castling_changed | state.ep_legal
+        next_state = state._replace(
+            current_player=1 - mover,
+            position=played.position,
+            legal_action_bits=moves.bits,
+            in_check=moves.in_check,
+            ep_legal=moves.ep_legal,
+            halfmove_clock=jnp.where(played.zeroing, 0, state.halfmove_clock + 1),
+            fullmove_number=state.fullmove_number + mover,
+            placement=state.placement ^ played.hash_change,
+            window=jnp.where(irreversible, 1, state.window + 1),
+        )
+        return self._judge(next_state, moves, state.step_count + 1, mover=mover)
+
+    # -- the end of the game ---------------------------------------------------------------------
+
+    def _judge(
+        self, state: ChessState, moves: rules.Moves, ply: jax.Array, mover
+    ) -> ChessState:
+        """Records the position (repetitions, stacked boards) and decides whether the game ended."""
+        player = state.current_player
+        has_move = (state.legal_action_bits != 0).any()
+        p, white = rules.absolute(state.position, player)
+        occupied = p[0] | p[1] | p[2] | p[3] | p[4] | p[5]
+        entry = jnp.concatenate([occupied.stack(), state.placement])
+        drawn = jnp.bool_(False)
+        repetitions = jnp.int32(1)
+        if self.threefold_repetition:
+            h = self.history_length
+            distance = (ply - jnp.arange(h)) % h
+            distance = jnp.where(distance == 0, h, distance)  # the slot this ply will take
+            in_window = distance < state.window
+            even = distance % 2 == 0
+            same = (state.history == entry).all(axis=-1)
+            repetitions = 1 + (same & in_window & even).sum(dtype=jnp.int32)
+            reachable = self._repetition_one_move_away(state, occupied, in_window & ~even)
+            drawn = drawn | (repetitions >= 3) | reachable
+            here = jnp.arange(h) == ply % h
+            state = state._replace(
+                history=jnp.where(here[:, None], entry, state.history),
+                history_count=jnp.where(
+                    here, jnp.minimum(repetitions, 255).astype(jnp.uint8), state.history_count
+                ),
+            )
+        if self.fifty_move_rule:
+            clock = state.halfmove_clock
+            drawn = drawn | (has_move & (clock >= 100)) | ((clock == 99) & moves.quiet)
+        if self.insufficient_material:
+            drawn = drawn | rules.insufficient_material(state.position)
+        if self.history:
+            boards = _white_planes(state, p, white, repetitions)
+            state = state._replace(
+                boards=jnp.concatenate([boards[None], state.boards[:-1]])
+                if mover is not None
+                else state.boards
+            )
+        mated = ~has_move & state.in_check
+        if mover is None:
+            rewards = jnp.zeros(2, jnp.float32)
+        else:
+            won = jnp.where(jnp.arange(2) == mover, 1.0, -1.0)
+            rewards = jnp.where(mated, won, 0.0).astype(jnp.float32)
+        return state._replace(
+            repetitions=repetitions, rewards=rewards, terminated=~has_move | drawn
+        )
+
+    def _repetition_one_move_away(
+        self, state: ChessState, occupied: bb.BB, candidates: jax.Array
+    ) -> jax.Array:
+        """bool: a legal move reaches a position already seen twice in the window (python-chess's
+        `can_claim_threefold_repetition`, second part).
+
+        Such a move is reversible (no capture, pawn or castling-right change), so the position it
+        reaches differs from this one by one own piece moved from f to t: the occupancies differ
+        in exactly f and t, and the placement hash by that piece's keys on f and t.
+        """
+        player = state.current_player
+        earlier = state.history
+        diff_lo, diff_hi = earlier[:, 0] ^ occupied.lo, earlier[:, 1] ^ occupied.hi
+        diff = bb.BB(diff_lo, diff_hi)
+        two = bb.popcount(diff) == 2
+        frm = bb.BB(diff_lo & occupied.lo, diff_hi & occupied.hi)
+        to = bb.BB(diff_lo & ~occupied.lo, diff_hi & ~occupied.hi)
+        single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)
+        f_abs, t_abs = bb.lowest(frm), bb.lowest(to)
+        flip = jnp.where(player == 1, 56, 0)
+        f, t = f_abs ^ flip, t_abs ^ flip
+        pieces = rules.piece_boards(state.position)
+        own = bb.of(state.position.own)
+        kind = sum(jnp.int32(i) * bb.has(pieces[i] & own, f) for i in range(6))
+        child = (
+            state.placement
+            ^ rules.zobrist(kind, player, f_abs)
+            ^ rules.zobrist(kind, player, t_abs)
+        )
+        same = (earlier[:, 2:] == child).all(axis=-1)
+        dx, dy = t % 8 - f % 8, t // 8 - f // 8
+        plane = jnp.asarray(tables.DELTA_PLANE)[jnp.clip((dy + 7) * 15 + dx + 7, 0, 224)]
+        index = jnp.clip(plane, 0, tables.NUM_PLANES - 1) * 64 + (f & 63)
+        word = state.legal_action_bits[index >> 5]
+        legal = (plane >= 0) & (((word >> (index & 31).astype(jnp.uint32)) & 1) != 0)
+        seen_twice = state.history_count >= 2
+        return (candidates & seen_twice & two & single & same & legal).any()
+
+
+@functools.lru_cache(maxsize=32)
+def _jitted_start(env: Chess):
+    return jax.jit(env.start)
+
+
+def _white_planes(state: ChessState, p, white: bb.BB, repetitions: jax.Array) -> jax.Array:
+    """uint32 (13, 2): `chess_utils.get_observation(board, 0)[..., 7:]` as bitboards."""
+    black = ~white
+    planes = [p[i] & white for i in range(6)] + [p[i] & black for i in range(6)]
+    ep = jnp.where(state.current_player == 1, state.position.ep ^ 56, state.position.ep)
+    has_ep = state.position.ep >= 0
+    white_pushed = has_ep & (ep < 32)
+    black_pushed = has_ep & (ep >= 32)
+    planes[0] = planes[0] ^ bb.where(
+        white_pushed, bb.square(ep + 8) ^ bb.square(ep % 8), bb.zero()
+    )
+    planes[6] = planes[6] ^ bb.where(
+        black_pushed, bb.square(ep - 8) ^ bb.square(56 + ep % 8), bb.zero()
+    )
+    ones = jnp.where(repetitions >= 2, jnp.uint32(0xFFFFFFFF), jnp.uint32(0))
+    return jnp.stack([b.stack() for b in planes] + [jnp.stack([ones, ones])])
+
+
+def _unpack_planes(words: jax.Array) -> jax.Array:
+    """bool (…, 8, 8, P) from uint32 (…, P, 2): row 0 is rank 8, column 0 file a."""
+    shifts = jnp.arange(32, dtype=jnp.uint32)
+    squares = ((words[..., None] >> shifts) & 1).astype(bool)  # (…, P, 2, 32)
+    squares = squares.reshape(*words.shape[:-1], 8, 8)  # (…, P, rank, file)
+    squares = jnp.flip(squares, axis=-2)
+    return jnp.moveaxis(squares, -3, -1)
+
+
+def _aux_words(state: ChessState) -> jax.Array:
+    """uint32 (…, 7, 2): the castling, colour, clock and all-ones planes."""
+    ones = jnp.uint32(0xFFFFFFFF)
+
+    def full(flag):
+        word = jnp.where(flag, ones, jnp.uint32(0))
+        return jnp.stack([word, word], axis=-1)
+
+    castling = state.position.castling
+    clock = bb.square(state.halfmove_clock // 2)  # one square, as PettingZoo marks it
+    planes = [full(castling[..., i]) for i in range(4)]
+    planes += [full(state.current_player == 1), clock.stack(), full(jnp.ones_like(castling[..., 0]))]
+    return jnp.stack(planes, axis=-2)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _observation(state: ChessState, stacked: bool) -> jax.Array:
+    aux = _aux_words(state)
+    if not stacked:
+        planes = _piece_words(state.position)
+        repeated = (state.repetitions >= 2) & (state.current_player == 0)
+        word = jnp.where(repeated, jnp.uint32(0xFFFFFFFF), jnp.uint32(0))
+        rep = jnp.stack([word, word], axis=-1)[..., None, :]
+        return _unpack_planes(jnp.concatenate([aux, planes, rep], axis=-2))
+    boards = state.boards.reshape(*state.boards.shape[:-3], STACKED * 13, 2)
+    words = jnp.concatenate([aux, boards], axis=-2)
+    black = (state.current_player == 1)[..., None, None]
+    swapped = words.reshape(*words.shape[:-2], -1, 2)
+    index = np.arange(7 + STACKED * 13)
+    for block in range(STACKED):
+        base = 7 + 13 * block
+        index[base : base + 6], index[base + 6 : base + 12] = (
+            np.arange(base + 6, base + 12),
+            np.arange(base, base + 6),
+        )
+    flipped = jnp.stack([_bswap(swapped[..., 1]), _bswap(swapped[..., 0])], axis=-1)[..., index, :]
+    return _unpack_planes(jnp.where(black, flipped, words))
+
+
+def _bswap(x):
+    return bb._bswap(x)
+
+
+def _piece_words(position: Position) -> jax.Array:
+    """uint32 (…, 12, 2): the 12 piece planes of the mover's observation."""
+    batch = position.own.shape[:-1]
+    flat = jax.tree.map(lambda x: x.reshape(-1, *x.shape[len(batch) :]), position)
+    planes = jax.vmap(lambda pos: jnp.stack([b.stack() for b in rules.observation_pieces(pos)]))(
+        flat
+    )
+    return planes.reshape(*batch, 12, 2)
+
+
+@jax.jit
+def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array) -> jax.Array:
+    """The plane-major bits unpacked into PettingZoo's action order, all False where `over`."""
+    legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
+    plane_major = bits.unpack_mask(legal, tables.NUM_ACTIONS)  # (…, plane·64 + rank·8 + file)
+    grid = plane_major.reshape(*legal.shape[:-1], tables.NUM_PLANES, 8, 8)  # plane, rank, file
+    return jnp.moveaxis(grid, -3, -1).swapaxes(-3, -2).reshape(*legal.shape[:-1], -1)

@@ -1,0 +1,79 @@
+"""Random games played batched in JAX, replayed move by move in python-chess (and PettingZoo's own
+chess_utils): the legal moves, the FEN, check and the game's end must agree at every ply."""
+
+from __future__ import annotations
+
+import collections
+
+import chess
+import jax
+import numpy as np
+import pytest
+
+from jaxcheckers.chess.fen import chess_fen
+from tests import chess_helpers as h
+
+GAMES = 1000
+CHUNK = 100  # plies per jitted call
+MAX_PLIES = 300
+
+
+def play_and_compare(games: int, max_plies: int, seed: int) -> collections.Counter:
+    states = h.start_batch(games)
+    key = jax.random.key(seed)
+    boards = [chess.Board() for _ in range(games)]
+    live = np.ones(games, bool)
+    endings = collections.Counter()
+    play = h.batched_play(CHUNK)
+    for chunk_start in range(0, max_plies, CHUNK):
+        (states, key), record = play(states, key)
+        record = h.device_get(record)
+        for g in range(games):
+            board = boards[g]
+            for t in range(CHUNK):
+                if not live[g]:
+                    break
+                ply = chunk_start + t
+                ours = h.record_state(record, t, g)
+                where = f"game {g} ply {ply} {board.fen()}"
+                assert not record["terminated"][t, g], where
+                assert chess_fen(ours) == board.fen(), where
+                assert bool(record["in_check"][t, g]) == board.is_check(), where
+                expected = {h.encode(m, board.turn) for m in board.legal_moves}
+                assert h.actions_of_bits(record["bits"][t, g]) == expected, where
+                action = int(record["action"][t, g])
+                move = next(m for m in board.legal_moves if h.encode(m, board.turn) == action)
+                board.push(move)
+                over, why = h.pettingzoo_game_over(board)
+                ended = bool(record["terminated"][t + 1, g]) if t + 1 < CHUNK else bool(
+                    np.asarray(states.terminated)[g]
+                )
+                assert ended == over, f"{where} after {move.uci()}: ours {ended}, theirs {why}"
+                if over:
+                    live[g] = False
+                    endings[why] += 1
+                    rewards = (
+                        record["rewards"][t + 1, g] if t + 1 < CHUNK else np.asarray(states.rewards)[g]
+                    )
+                    winner = {"1-0": [1, -1], "0-1": [-1, 1]}.get(board.result(claim_draw=True), [0, 0])
+                    assert list(rewards) == winner, where
+        if not live.any():
+            break
+    endings["cut"] = int(live.sum())
+    return endings
+
+
+def test_random_games_agree_with_python_chess():
+    endings = play_and_compare(GAMES, MAX_PLIES, seed=1)
+    print(dict(endings))
+    for kind in ("checkmate", "stalemate", "insufficient_material", "threefold_repetition"):
+        assert endings[kind] > 0, (kind, dict(endings))
+
+
+@pytest.mark.slow
+def test_long_random_games_reach_the_fifty_move_rule():
+    endings = play_and_compare(400, 1000, seed=2)
+    print(dict(endings))
+    for kind in ("checkmate", "stalemate", "insufficient_material", "threefold_repetition",
+                 "fifty_moves"):
+        assert endings[kind] > 0, (kind, dict(endings))
