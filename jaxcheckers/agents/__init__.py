@@ -20,10 +20,12 @@ AGENT_SPECS = {
     "random": "a uniformly random legal action",
     "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 10)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
-    "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples)",
+    "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
+    "ppo:pretrained the checkers policy that ships with the package",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
-    "simulations a move (default 64); mcts:uniform[:SIMS] searches with flat priors",
+    "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped network; "
+    "mcts:uniform[:SIMS] searches with flat priors",
 }
 
 

@@ -62,8 +62,8 @@ def policy_agent(apply_fn: Callable, params: Any, *, greedy: bool = True) -> Cal
 def load_policy(checkpoint_path: str | Path, *, greedy: bool = True) -> tuple[Callable, dict]:
     """The agent saved by `jaxcheckers train`, and the options of the env it was trained on.
 
-    checkpoint_path: a run directory (its latest checkpoint is used) or one of its
-    `checkpoints/<step>` directories. The second value is a dict for `jaxcheckers.make(**it)`
+    checkpoint_path: a run directory (its latest checkpoint is used), one of its
+    `checkpoints/<step>` directories, or "pretrained" (the policy shipped with the package). The second value is a dict for `jaxcheckers.make(**it)`
     (it holds "name", the game, and the game's options).
     """
     params, network, settings = load_params(checkpoint_path)
@@ -80,8 +80,11 @@ def load_params(path: str | Path) -> tuple[Any, Any, dict]:
     damaged latest checkpoint is skipped (said on stderr) for the newest good one.
     """
     import jaxcheckers
+    from jaxcheckers.agents import pretrained
     from jaxcheckers.agents.networks import make_network
 
+    if str(path) == pretrained.NAME:  # the policy that ships with the package
+        return pretrained.load()
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
     env = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
