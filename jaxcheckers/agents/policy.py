@@ -63,8 +63,8 @@ def load_policy(checkpoint_path: str | Path, *, greedy: bool = True) -> tuple[Ca
     """The agent saved by `jaxcheckers train`, and the options of the env it was trained on.
 
     checkpoint_path: a run directory (its latest checkpoint is used), one of its
-    `checkpoints/<step>` directories, or "pretrained" (the policy shipped with the package). The second value is a dict for `jaxcheckers.make(**it)`
-    (it holds "name", the game, and the game's options).
+    `checkpoints/<step>` directories, or "pretrained" (the policy shipped with the package).
+    The second value is a dict for `jaxcheckers.make(**it)` (the game as "name", its options).
     """
     params, network, settings = load_params(checkpoint_path)
     return policy_agent(network.apply, params, greedy=greedy), {
