@@ -181,6 +181,10 @@ def test_parse_pdn_answers_any_text_with_games_or_value_error(text):
     for game in games:
         assert len(game.moves) == len(game.movers)
         assert game.result in pdn.RESULTS or game.result == game.tags.get("Result")
+        try:
+            pdn.replay(ENV, game)
+        except ValueError as error:
+            assert str(error)
 
 
 @functools.cache
