@@ -7,7 +7,8 @@
 
 At your turn type a move in standard notation: `11-15`, a capture `15x22`, a multi-jump
 `15x22x29` (or only its ends, `15x29`, or one hop at a time), or the squares as row,col pairs:
-`2,5 3,4`. `?` lists the legal moves, `undo` takes back your last move (and the replies to it),
+`2,5 3,4`. `?` lists the legal moves (the legal hops instead, where captures branch into more
+whole moves than a screen holds), `undo` takes back your last move (and the replies to it),
 `quit` ends the game. Black (player 0) moves first, down the board from squares 1–12.
 """
 
