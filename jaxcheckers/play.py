@@ -7,7 +7,8 @@
 
 At your turn type a move in standard notation: `11-15`, a capture `15x22`, a multi-jump
 `15x22x29` (or only its ends, `15x29`, or one hop at a time), or the squares as row,col pairs:
-`2,5 3,4`. `?` lists the legal moves, `undo` takes back your last move (and the replies to it),
+`2,5 3,4`. `?` lists the legal moves (the legal hops instead, where captures branch into more
+whole moves than a screen holds), `undo` takes back your last move (and the replies to it),
 `quit` ends the game. Black (player 0) moves first, down the board from squares 1–12.
 """
 
@@ -19,6 +20,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -199,7 +201,7 @@ def play_in_terminal(
                 write("game abandoned")
                 break
             if what == "help":
-                write("legal moves: " + ", ".join(_whole_moves(env, state)))
+                write(legal_moves_text(env, state))
                 continue
             if what == "undo":
                 back = _undo(history, seats, mid_capture=not turn_start)
@@ -246,33 +248,77 @@ def _undo(history: list[_Snapshot], seats, mid_capture: bool) -> _Snapshot | Non
     return None
 
 
-def _whole_moves(env, state) -> list[str]:
-    """Legal moves as a person writes them: whole capture sequences where there are captures."""
+# `?` lists whole moves up to these bounds; beyond them (many kings with branching captures on a
+# big board: 37,831 whole moves on one 14×14 position) it lists the legal hops instead.
+MOVE_LIST_LIMIT = 60  # whole moves listed at most
+HOP_SEARCH_LIMIT = 400  # hops stepped while looking for them
+
+
+class WholeMoves(NamedTuple):
+    moves: list[str]  # as a person writes them, in action order
+    complete: bool  # every whole move is in `moves`
+    hops_stepped: int  # how many hops the search played (its cost)
+
+
+def _whole_moves(
+    env, state, limit: int = MOVE_LIST_LIMIT, hop_limit: int = HOP_SEARCH_LIMIT
+) -> WholeMoves:
+    """Legal moves as a person writes them: whole capture sequences where there are captures.
+
+    Stops early, rather than enumerating and truncating, once it has found more than `limit`
+    moves or stepped `hop_limit` hops: capture sequences can branch exponentially.
+    """
     step = compiled_step(env)
     found: list[str] = []
+    stepped = 0
 
-    def extend(current, prefix):
+    def extend(current, prefix) -> bool:  # False: stopped at a bound
+        nonlocal stepped
         for action, text in legal_moves(current):
-            after = step(current, jnp.int32(action))
             written = text if prefix is None else continue_move(prefix, text)
-            same_turn = int(after.jumper) >= 0
-            if same_turn:
-                extend(after, written)
-            else:
+            if "x" not in text:  # a simple move: it ends the turn, no need to play it
                 found.append(written)
+            else:
+                if stepped >= hop_limit:
+                    return False
+                stepped += 1
+                after = step(current, jnp.int32(action))
+                if int(after.jumper) >= 0:
+                    if not extend(after, written):
+                        return False
+                else:
+                    found.append(written)
+            if len(found) > limit:
+                return False
+        return True
 
-    extend(state, None)
-    return found
+    complete = extend(state, None)
+    return WholeMoves(found, complete, stepped)
+
+
+def legal_moves_text(env, state) -> str:
+    """What `?` prints: the whole moves, or the legal hops where they are too many to list."""
+    listing = _whole_moves(env, state)
+    if listing.complete:
+        return "legal moves: " + ", ".join(listing.moves)
+    hops = ", ".join(text for _, text in legal_moves(state))
+    return (
+        f"more than {len(listing.moves)} whole moves (the captures branch too much to list them);"
+        f" legal hops: {hops}; play a capture one hop at a time"
+    )
 
 
 def _status(state, seats) -> str:
     if bool(state.terminated | state.truncated):
-        return "game over: " + {
-            "0-1": f"black ({seats[0].name}) wins",
-            "1-0": f"white ({seats[1].name}) wins",
-            "1/2-1/2": "draw",
-            "*": "cut at the step limit",
-        }[_result(state)]
+        return (
+            "game over: "
+            + {
+                "0-1": f"black ({seats[0].name}) wins",
+                "1-0": f"white ({seats[1].name}) wins",
+                "1/2-1/2": "draw",
+                "*": "cut at the step limit",
+            }[_result(state)]
+        )
     player = int(state.current_player)
     text = f"{PLAYER_NAMES[player]} ({seats[player].name}) to move"
     if int(state.jumper) >= 0:

@@ -389,11 +389,13 @@ class ReferenceCheckers:
 
     def __init__(self, n=8, *, no_moves="lose", forty_move_draw=True,
                  repetition_draw=True, max_steps=1000, board=None, player=0,
-                 jumper=None):
+                 jumper=None, crowning="ends"):
         validate_n(n)
         n = as_int(n)
         if no_moves not in ("lose", "pass"):
             raise ValueError(f"no_moves must be 'lose' or 'pass', got {no_moves!r}")
+        if crowning not in ("ends", "continues"):
+            raise ValueError(f"crowning must be 'ends' or 'continues', got {crowning!r}")
         if max_steps is not None:
             if as_int(max_steps) is None or as_int(max_steps) < 1:
                 raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
@@ -410,6 +412,7 @@ class ReferenceCheckers:
 
         self.n = n
         self.no_moves = no_moves
+        self.crowning = crowning
         self.forty_move_draw = bool(forty_move_draw)
         self.repetition_draw = bool(repetition_draw)
         self.max_steps = max_steps
@@ -527,8 +530,10 @@ class ReferenceCheckers:
         self.board = to_frame(frame, self.player)  # back to absolute
 
         # Multi-jump: the same piece goes on capturing, unless this hop
-        # crowned it (crowning always ends the move).
-        if captured and not crowned and jump_actions_of_piece(frame, to_r, to_c):
+        # crowned it and crowning ends the move (the default; with
+        # crowning="continues" the new king captures on).
+        ends_here = crowned and self.crowning == "ends"
+        if captured and not ends_here and jump_actions_of_piece(frame, to_r, to_c):
             self.jumper = square_to_frame(n, self.player, (to_r, to_c))
             return
         self._end_turn()

@@ -160,3 +160,72 @@ def test_fen_round_trip_when_the_fen_module_exists():
             Game.from_fen(malformed)
     finished = play_game(["random", "random"], start="W:W10,K12:B1,2", key=jax.random.key(1))
     assert finished.is_over and finished.moves[0].start in (10, 12)
+
+
+# -- the ealt rule set (issue 19: ealt/Checkers' games, move for move) ---------------------------
+
+CROWNED_CAPTURING_ON = [
+    ". . . . . . . .",
+    ". . . . . . . .",
+    ". . . . . . . .",
+    ". . . . . . . .",
+    ". . . . . . . .",
+    ". . b . . . . .",
+    ". . . w . w . .",
+    ". . . . . . . .",
+]
+
+
+def test_the_ealt_rule_set_lets_a_crowned_man_capture_on():
+    ealt = Game.from_board(CROWNED_CAPTURING_ON, player=0, rule_set="ealt")
+    assert ealt.env.crowning == "continues" and ealt.env.no_moves == "pass"
+    assert not ealt.env.forty_move_draw and not ealt.env.repetition_draw
+    done = ealt.play("22x31x24")
+    assert done.is_over and done.winner == 0
+    american = Game.from_board(CROWNED_CAPTURING_ON, player=0)
+    with pytest.raises(ValueError, match="cannot go on"):
+        american.play("22x31x24")
+    assert american.play("22x31").current_player == 1
+
+
+def test_rule_set_options_and_bad_names():
+    assert Game.new(rule_set="ealt", max_steps=None).env.max_steps is None
+    assert Game.new(rule_set="ealt", crowning="ends").env.crowning == "ends"
+    assert repr(Game.new(rule_set="american").env) == repr(Game.new().env)
+    with pytest.raises(ValueError, match="rule_set"):
+        Game.new(rule_set="ealt/Checkers")
+
+
+def test_ealt_games_move_for_move_against_the_reference():
+    """Random games through Game(rule_set="ealt") and the plain-Python reference under ealt's
+    rules: the same legal hops, board, side to move and result after every hop."""
+    import random
+
+    from jaxcheckers.checkers import positions
+    from tests.reference import ReferenceCheckers
+
+    rng = random.Random(7)
+    crowned_mid_capture = 0
+    for _ in range(16):
+        game = Game.new(rule_set="ealt")
+        ref = ReferenceCheckers(
+            8, no_moves="pass", crowning="continues", forty_move_draw=False,
+            repetition_draw=False, max_steps=game.env.max_steps,
+        )  # fmt: skip
+        while True:
+            legal = {move.action for move in game.legal_moves()}
+            assert legal == ref.legal_actions()
+            assert (game.board == np.array(ref.board)).all()
+            assert game.is_over == (ref.terminated or ref.truncated)
+            if game.is_over:
+                assert list(game.result) == ref.rewards or bool(game.state.truncated)
+                break
+            assert game.current_player == ref.player
+            action = rng.choice(sorted(legal))
+            kings = int((np.abs(game.board) == 2).sum())
+            game = game.play(action)
+            ref.step(action)
+            if game.jumper is not None and int((np.abs(game.board) == 2).sum()) > kings:
+                crowned_mid_capture += 1
+        assert positions.absolute_board(game.state).shape == (8, 8)
+    assert crowned_mid_capture > 0, "the sample never crowned a man that captured on"

@@ -107,6 +107,67 @@ def test_crowning_ends_the_move_even_if_a_king_could_capture_more():
     assert int(crowned.jumper) == -1
 
 
+def test_crowning_continues_lets_the_new_king_capture_on():
+    """ealt/Checkers' rule: the man crowned by 22x31 goes on as a king, 31x24, and wins."""
+    rows = [
+        EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW,
+        EMPTY_ROW, "..b.....", "...w.w..", EMPTY_ROW,
+    ]  # fmt: skip
+    ealt = {"crowning": "continues"}
+    crowned = play(start(rows, **ealt), "22x31", **ealt)
+    assert board_of(crowned)[6:] == [".....w..", "....B..."]
+    assert int(crowned.current_player) == 0, "the same side moves again"
+    assert moves(crowned) == {"31x24"}, "only the new king's capture, backwards"
+    done = play(crowned, "31x24", **ealt)
+    assert board_of(done)[5:] == ["......B.", EMPTY_ROW, EMPTY_ROW]
+    assert bool(done.terminated) and done.rewards.tolist() == [1.0, -1.0]
+
+
+def test_crowning_continues_for_white_and_over_several_hops():
+    """White's man on 10 takes 7 to be crowned on 3, then as a king 8 and 16 (backwards)."""
+    rows = [
+        EMPTY_ROW,
+        "....b.b.",
+        "...w....",
+        "......b.",
+        EMPTY_ROW,
+        "b.......",
+        EMPTY_ROW,
+        EMPTY_ROW,
+    ]
+    ealt = {"crowning": "continues"}
+    state = start(rows, player=1, **ealt)
+    assert moves(state) == {"10x3"}
+    state = play(state, "10x3", **ealt)
+    assert int(state.current_player) == 1 and moves(state) == {"3x12"}
+    state = play(state, "3x12", **ealt)
+    assert int(state.current_player) == 1 and moves(state) == {"12x19"}
+    state = play(state, "12x19", **ealt)
+    assert int(state.current_player) == 0, "no capture left: the turn passes"
+    assert board_of(state) == [EMPTY_ROW] * 4 + [".....W..", "b......."] + [EMPTY_ROW] * 2
+    # Under the default rule the same first hop ends the turn on the crowning row.
+    ends = play(start(rows, player=1), "10x3")
+    assert int(ends.current_player) == 0 and board_of(ends)[:2] == [".....W..", "......b."]
+
+
+def test_crowning_continues_changes_nothing_without_a_capture_to_follow():
+    rows = [
+        EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW,
+        EMPTY_ROW, "..b.....", "...w....", "......w.",
+    ]  # fmt: skip
+    for options in ({}, {"crowning": "continues"}):
+        crowned = play(start(rows, **options), "22x31", **options)
+        assert int(crowned.current_player) == 1 and int(crowned.jumper) == -1, options
+    simple = [EMPTY_ROW] * 6 + [".b......", "......w."]
+    crowned = play(start(simple, crowning="continues"), "25-29", crowning="continues")
+    assert int(crowned.current_player) == 1, "a simple move that crowns ends the turn"
+
+
+def test_crowning_must_be_a_known_rule():
+    with pytest.raises(ValueError, match="crowning"):
+        jaxcheckers.make("checkers", crowning="king")
+
+
 def test_kings_move_backwards_men_do_not():
     rows = [
         EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, "....B...",
@@ -342,7 +403,7 @@ def test_start_mid_jump_restricts_to_the_jumper():
         ([EMPTY_ROW] * 7 + ["b......."], 0, None, "crowned"),
         (["w......."[::-1]] + [EMPTY_ROW] * 7, 0, None, "crowned"),
         ([".b.b.b.b", "b.b.b.b.", ".b.b.b.b", "b......."] + [EMPTY_ROW] * 4, 0, None, "13 pieces"),
-        ([".b......"] + [EMPTY_ROW] * 7, 2, None, "player must be 0 or 1"),
+        ([".b......"] + [EMPTY_ROW] * 7, 2, None, "player must be the int 0 or 1"),
         ([".b......"] + [EMPTY_ROW] * 7, 0, (0, 1), "no capture"),
         ([".b......"] + [EMPTY_ROW] * 7, 0, (3, 3), "not a piece of player 0"),
         (["...", ".b.", "..."], 0, None, "board size must be even"),

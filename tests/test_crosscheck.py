@@ -32,6 +32,13 @@ VARIANTS = [
     (30, dict(board_size=8, repetition_draw=False), True, {"win"}),
     (30, dict(board_size=8, forty_move_draw=False, max_steps=300), True, {"repetition"}),
     (20, dict(board_size=6, repetition_draw=False, no_moves="pass", max_steps=300), True, {"win"}),
+    # ealt/Checkers' rules: a man crowned by a capture captures on as a king
+    (
+        60,
+        dict(board_size=8, crowning="continues", no_moves="pass"),
+        False,
+        {"win", "crowned mid-capture"},
+    ),
 ]
 
 
@@ -56,6 +63,10 @@ def ending(game: ReferenceCheckers) -> str:
     return "forfeit" if min(game.rewards) == -1 and max(game.rewards) == 0 else "win"
 
 
+def kings_of(game: ReferenceCheckers) -> int:
+    return sum(abs(value) == 2 for row in game.board for value in row)
+
+
 @functools.cache
 def batched(options: tuple):
     env = jaxcheckers.make("checkers", **dict(options))
@@ -76,6 +87,7 @@ def reference_for(options: dict, **position) -> ReferenceCheckers:
         forty_move_draw=options.get("forty_move_draw", True),
         repetition_draw=options.get("repetition_draw", True),
         max_steps=options.get("max_steps", 1000),
+        crowning=options.get("crowning", "ends"),
     )
 
 
@@ -134,9 +146,12 @@ def test_random_games_agree_with_reference(games, options, endgames, endings):
             elif legal:
                 actions[g] = rng.choice(legal)
             was_over = game.terminated or game.truncated
+            kings = kings_of(game)
             game.step(int(actions[g]))
             if not was_over and (game.terminated or game.truncated):
                 endings_seen.add(ending(game))
+            if game.jumper is not None and kings_of(game) > kings:  # crowned, and captures on
+                endings_seen.add("crowned mid-capture")
         if all(game.terminated or game.truncated for game in refs):
             break
         state = step(state, actions)

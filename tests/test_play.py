@@ -6,12 +6,25 @@ import subprocess
 import sys
 
 import jax
+import numpy as np
 import pytest
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.checkers.fen import state_to_fen
-from jaxcheckers.play import Seat, Style, board_lines, interpret, play_in_terminal
+from jaxcheckers.checkers.fen import state_from_fen, state_to_fen
+from jaxcheckers.checkers.positions import from_board
+from jaxcheckers.checkers.render import legal_moves
+from jaxcheckers.play import (
+    HOP_SEARCH_LIMIT,
+    MOVE_LIST_LIMIT,
+    Seat,
+    Style,
+    _whole_moves,
+    board_lines,
+    interpret,
+    legal_moves_text,
+    play_in_terminal,
+)
 
 ENV = jaxcheckers.make("checkers")
 OPENING = ENV.reset(jax.random.key(0))
@@ -68,8 +81,14 @@ def test_two_agents_play_to_the_end():
 
 @pytest.mark.parametrize(
     "typed, expected",
-    [("11-15", "move"), ("(2,5) (3,4)", "move"), ("2,5 3,4", "move"), ("?", "help"),
-     ("QUIT", "quit"), ("undo", "undo")],
+    [
+        ("11-15", "move"),
+        ("(2,5) (3,4)", "move"),
+        ("2,5 3,4", "move"),
+        ("?", "help"),
+        ("QUIT", "quit"),
+        ("undo", "undo"),
+    ],
 )
 def test_interpret_reads_notation_pairs_and_commands(typed, expected):
     what, hops = interpret(typed, OPENING, ENV)
@@ -89,3 +108,44 @@ def test_board_shows_square_numbers_and_colours():
     assert " 15 " in plain[4] + " "  # the empty squares carry their numbers
     coloured = board_lines(OPENING, Style(colour=True))
     assert "\033[" in coloured[1] and "●" in coloured[1]
+
+
+# -- `?` on a crowded big board (issue 19, item 10) ---------------------------------------------
+
+
+def crowded_14x14():
+    """White men on every dark square of the odd rows 1–11 (42, the most a side may have) and
+    black kings between them: every king can jump on and on, in every direction."""
+    n = 14
+    board = np.zeros((n, n), np.int8)
+    for row in range(1, 12, 2):
+        board[row, 0::2] = -1
+    for row, col in [(2, 3), (2, 9), (4, 5), (4, 11), (6, 1), (6, 7), (8, 3), (8, 9), (10, 5)]:
+        board[row, col] = 2
+    env = jaxcheckers.make("checkers", board_size=n)
+    return env, from_board(env, board, player=0)
+
+
+def test_question_mark_on_a_crowded_board_stops_early_and_lists_hops():
+    env, state = crowded_14x14()
+    listing = _whole_moves(env, state)
+    assert not listing.complete
+    assert listing.hops_stepped <= HOP_SEARCH_LIMIT  # the search stopped, it did not truncate
+    assert len(listing.moves) <= MOVE_LIST_LIMIT + 1
+    text = legal_moves_text(env, state)
+    hops = [hop for _, hop in legal_moves(state)]
+    assert len(hops) > 9 and text.endswith("play a capture one hop at a time")
+    assert f"legal hops: {', '.join(hops)};" in text
+
+
+def test_question_mark_lists_every_whole_move_where_there_are_few():
+    state = state_from_fen(ENV, "B:W14,23:B9")
+    listing = _whole_moves(ENV, state)
+    assert listing.complete and listing.moves == ["9x18x27"]
+    assert listing.hops_stepped == 2
+    text = legal_moves_text(ENV, OPENING)
+    assert text.startswith("legal moves: ")
+    assert set(text.removeprefix("legal moves: ").split(", ")) == {
+        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"
+    }  # fmt: skip
+    assert _whole_moves(ENV, OPENING).hops_stepped == 0

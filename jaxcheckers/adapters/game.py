@@ -8,7 +8,8 @@
 
 Rules and options: everything goes through the JAX environment `jaxcheckers.make("checkers", ...)`
 (American checkers, tournament rules, by default); `Game.new` and the other constructors take its
-options (`board_size`, `no_moves`, `forty_move_draw`, `repetition_draw`, `max_steps`) as keywords.
+options (`board_size`, `no_moves`, `crowning`, `forty_move_draw`, `repetition_draw`, `max_steps`)
+as keywords, or a named set of them, `rule_set="ealt"` (`RULE_SETS`; options given beside it win).
 
 Squares are the printed numbers of `jaxcheckers.checkers.render` (8×8: black's men start on 1–12);
 `render.square_position(number, n)` gives a square's (row, col). Each hop of a multi-jump is one
@@ -33,7 +34,7 @@ from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, positions, render, rules
 from jaxcheckers.core import compiled_step
 
-__all__ = ["Game", "Move", "play_game", "opening", "checked_action"]
+__all__ = ["Game", "Move", "play_game", "opening", "checked_action", "RULE_SETS"]
 
 _NOTATION = re.compile(r"^\s*\d+\s*(-\s*\d+|(x\s*\d+\s*)+)$")
 
@@ -59,7 +60,28 @@ def _env(options: tuple[tuple[str, Any], ...]) -> Checkers:
     return jaxcheckers.make("checkers", **dict(options))
 
 
+# Named sets of env options. "ealt": the rules of the ealt/Checkers library, whose games a Game
+# with these rules plays move for move: a blocked side passes (neither side able to move draws),
+# a man crowned by a capture captures on as a king, and there are no draw rules. Chosen here:
+# the env's max_steps (1000 hops) stays, so that a game of two wandering kings still ends (ealt
+# has no limit); pass max_steps=None beside it to lift it.
+RULE_SETS: dict[str, dict[str, Any]] = {
+    "american": {},
+    "ealt": {
+        "no_moves": "pass",
+        "crowning": "continues",
+        "forty_move_draw": False,
+        "repetition_draw": False,
+    },
+}
+
+
 def _env_from_options(**options) -> Checkers:
+    rule_set = options.pop("rule_set", None)
+    if rule_set is not None:
+        if not isinstance(rule_set, str) or rule_set not in RULE_SETS:
+            raise ValueError(f"rule_set must be one of {sorted(RULE_SETS)}, got {rule_set!r}")
+        options = {**RULE_SETS[rule_set], **options}
     return _env(tuple(sorted(options.items())))
 
 

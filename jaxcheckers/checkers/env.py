@@ -83,6 +83,9 @@ class Checkers(Env):
         no_moves: "lose" (default; tournament rule) or "pass" (a side that still has pieces but
             no move passes; the game is drawn when neither side can move; a side with no pieces
             left loses in both).
+        crowning: "ends" (default; tournament rule: a man crowned by a capture stops there) or
+            "continues" (ealt/Checkers: the new king goes on capturing if it can). Static: the
+            default compiles exactly as before.
         forty_move_draw: draw after 80 plies without a capture or a man move (default True).
         repetition_draw: draw when a position recurs for the third time, same side to move
             (default True). Looks back over the whole stretch since the last irreversible move
@@ -96,6 +99,7 @@ class Checkers(Env):
         *,
         board_size: int = 8,
         no_moves: str = "lose",
+        crowning: str = "ends",
         forty_move_draw: bool = True,
         repetition_draw: bool = True,
         max_steps: int | None = DEFAULT_MAX_STEPS,
@@ -108,6 +112,8 @@ class Checkers(Env):
             )
         if no_moves not in NO_MOVES_RULES:
             raise ValueError(f"no_moves must be one of {NO_MOVES_RULES}, got {no_moves!r}")
+        if crowning not in rules.CROWNING_RULES:
+            raise ValueError(f"crowning must be one of {rules.CROWNING_RULES}, got {crowning!r}")
         for name, flag in (
             ("forty_move_draw", forty_move_draw),
             ("repetition_draw", repetition_draw),
@@ -123,6 +129,7 @@ class Checkers(Env):
 
         self.board_size = n = int(board_size)
         self.no_moves = no_moves
+        self.crowning = crowning
         self.forty_move_draw = bool(forty_move_draw)
         self.repetition_draw = bool(repetition_draw)
         self.max_steps = None if max_steps is None else int(max_steps)
@@ -150,6 +157,7 @@ class Checkers(Env):
     def __repr__(self) -> str:
         return (
             f"Checkers(board_size={self.board_size}, no_moves={self.no_moves!r}, "
+            f"crowning={self.crowning!r}, "
             f"forty_move_draw={self.forty_move_draw}, repetition_draw={self.repetition_draw}, "
             f"max_steps={self.max_steps})"
         )
@@ -261,7 +269,7 @@ class Checkers(Env):
     def _step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         lay = self._layout
         hop = rules.hop(state.position, action, lay)
-        continues = rules.continues_capture(hop, lay)
+        continues = rules.continues_capture(hop, lay, self.crowning)
 
         # Mid-capture, the same player moves the same piece again; otherwise the turn passes.
         # Computed once: else the loop that writes the legal moves redoes the hop for each word.

@@ -14,6 +14,11 @@ wording: "1-0" white won, "0-1" black won, "1/2-1/2" a draw, "*" unfinished (a g
 step limit). A game that does not start from the opening carries `[SetUp "1"]` and a `[FEN]` tag;
 a board other than 8×8 a `[BoardSize "n"]` tag. Captures are written hop by hop (`15x22x29`); the
 reader also takes the short form (`15x29`) and finds the sequence meant.
+
+A game cut in the middle of a capture (at the step limit, or quit) ends with the hops played so
+far (`15x22` where the piece could take on) and the result `*`; chosen here: the reader replays a
+game's last move up to where it stops, leaving the capture pending, as the game was. Tag values
+are one line: the writer turns line breaks (and other control characters) into spaces.
 """
 
 from __future__ import annotations
@@ -42,8 +47,20 @@ __all__ = [
 ]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_MOVE = re.compile(r"^\d+(?:[-x]\d+)+$")
+_MOVE = re.compile(r"^[0-9]+(?:[-x][0-9]+)+$")
+# One token of PDN text, tried in this order at each position: a tag pair (its value may hold any
+# character but an unescaped quote), a comment, the two brackets of a variation, a word (move
+# numbers, moves, results), and anything else (an error).
+_TOKEN = re.compile(
+    r"""\[\s*(?P<tag>\w+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
+    |(?P<comment>\{[^}]*\})
+    |(?P<open>\()|(?P<close>\))
+    |(?P<word>[^\s\[\]{}()"]+)
+    |(?P<space>\s+)
+    |(?P<other>.)""",
+    re.VERBOSE | re.DOTALL,
+)
+_NAG = re.compile(r"^\$[0-9]+$")  # a numeric annotation glyph, $1 ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,7 +122,10 @@ def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
 def format_game(game: PdnGame, width: int = 79) -> str:
     tags = dict(game.tags)
     tags["Result"] = game.result
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    for name in tags:
+        if not re.fullmatch(r"\w+", name):
+            raise ValueError(f"a PDN tag name is letters, digits and _, got {name!r}")
+    lines = [f'[{name} "{_escape(str(value))}"]' for name, value in tags.items()]
     tokens: list[str] = []
     number = 0
     previous = None
@@ -127,6 +147,8 @@ def format_games(games) -> str:
 
 
 def _escape(value: str) -> str:
+    """A tag value on one line: control characters (line breaks) become spaces; \\ and " escaped."""
+    value = re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]", " ", value)
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -143,16 +165,20 @@ def _wrap(tokens: list[str], width: int) -> str:
 
 
 def parse_pdn(text: str) -> list[PdnGame]:
-    """Every game in a PDN text. Comments `{...}` and `(...)` variations are skipped.
+    """Every game in a PDN text. Comments `{...}` and `(...)` variations (nested, over several
+    lines) are skipped, and so are numeric annotations ($1).
 
     Movers are not known from the text alone: they are filled in as alternating from the side
-    to move of the FEN (or black); `replay` gives the true ones.
+    to move of the FEN (or black); `replay` gives the true ones. Raises ValueError for text it
+    cannot read (an unclosed comment or variation, a stray bracket, a word that is not a move).
     """
-    text = re.sub(r"\{[^}]*\}", " ", text)
+    if not isinstance(text, str):
+        raise ValueError(f"PDN is text, got {type(text).__name__}")
     games: list[PdnGame] = []
     tags: dict[str, str] = {}
     moves: list[str] = []
     result = None
+    depth = 0  # how many variations are open
 
     def finish():
         nonlocal tags, moves, result
@@ -165,39 +191,45 @@ def parse_pdn(text: str) -> list[PdnGame]:
             games.append(PdnGame(dict(tags), list(moves), movers, final))
         tags, moves, result = {}, [], None
 
-    for raw_line in text.splitlines():
-        line = raw_line.strip()
-        if not line:
+    for match in _TOKEN.finditer(text):
+        kind, token = match.lastgroup, match.group()
+        if kind in ("space", "comment"):
             continue
-        if line.startswith("["):
+        if kind == "open":
+            depth += 1
+            continue
+        if kind == "close":
+            if depth == 0:
+                raise ValueError(f"a ')' at character {match.start()} closes no variation")
+            depth -= 1
+            continue
+        if depth:
+            if kind == "other" and token == "{":
+                raise ValueError(f"a comment opened at character {match.start()} is never closed")
+            continue  # inside a variation
+        if kind in ("tag", "value"):
             if moves or result:
                 finish()
-            match = _TAG.match(line)
-            if not match:
-                raise ValueError(f"cannot read the tag line {line!r}")
-            tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            tags[match.group("tag")] = re.sub(r"\\(.)", r"\1", match.group("value"), flags=re.S)
             continue
-        line = _drop_variations(line)
-        for token in line.split():
-            token = re.sub(r"^\d+\.(\.\.)?", "", token)  # move numbers, also glued: "1.11-15"
-            if not token:
-                continue
-            if token in RESULTS or token in ("2-0", "0-2", "1-1"):
-                result = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}.get(token, token)
-                finish()
-                continue
-            token = token.rstrip("!?*")
-            if not _MOVE.match(token):
-                raise ValueError(f"cannot read the move {token!r}")
-            moves.append(token)
+        if kind == "other":
+            what = "comment" if token == "{" else "tag" if token == "[" else "character"
+            raise ValueError(f"cannot read the {what} at character {match.start()}: {token!r}")
+        token = re.sub(r"^[0-9]+\.(\.\.)?", "", token)  # move numbers, also glued: "1.11-15"
+        if not token or _NAG.match(token):
+            continue
+        if token in RESULTS or token in ("2-0", "0-2", "1-1"):
+            result = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}.get(token, token)
+            finish()
+            continue
+        token = token.rstrip("!?*")
+        if not _MOVE.match(token):
+            raise ValueError(f"cannot read the move {token[:40]!r}")
+        moves.append(token)
+    if depth:
+        raise ValueError("a variation '(' is never closed")
     finish()
     return games
-
-
-def _drop_variations(line: str) -> str:
-    while "(" in line and ")" in line:
-        line = re.sub(r"\([^()]*\)", " ", line)
-    return line
 
 
 def _strip_quotes(text: str) -> str:
@@ -222,14 +254,18 @@ def game_start(env, game: PdnGame):
 
 
 def replay(env, game: PdnGame) -> Replay:
-    """Plays `game`'s moves in `env`, hop by hop. Raises ValueError at the first illegal move."""
+    """Plays `game`'s moves in `env`, hop by hop. Raises ValueError at the first illegal move.
+
+    The last move may stop in the middle of a capture (a game cut there); the replay then ends
+    with that capture pending.
+    """
     step = compiled_step(env)
     state = game_start(env, game)
     actions: list[int] = []
     states = [state]
     for number, move in enumerate(game.moves, start=1):
         try:
-            hops = hops_of_move(env, state, move)
+            hops = hops_of_move(env, state, move, cut=number == len(game.moves))
         except ValueError as error:
             raise ValueError(f"move {number} ({move}): {error}") from None
         for action in hops:
@@ -250,21 +286,29 @@ def parse_move(text: str) -> tuple[list[int], bool]:
     return [int(s) for s in re.split("[-x]", text)], capture
 
 
-def hops_of_move(env, state, move: str) -> list[int]:
+def hops_of_move(env, state, move: str, *, cut: bool = False) -> list[int]:
     """The hop actions of one whole move, written `a-b`, `axbxc` or short `axc`, in `state`.
 
     Short captures that more than one sequence fits resolve to the first in action order.
+    `cut`: the move may also stop mid-capture (the last move of a game cut there), where no
+    sequence that ends the turn fits.
     """
     squares, capture = parse_move(move)
-    found = _find_hops(compiled_step(env), state, squares, capture)
+    step = compiled_step(env)
+    found = _find_hops(step, state, squares, capture)
+    if found is None and cut and capture:
+        found = _find_hops(step, state, squares, capture, cut=True)
     if found is None:
         legal = ", ".join(text for _, text in legal_moves(state)) or "none"
         raise ValueError(f"not a legal move here (legal hops: {legal})")
     return found
 
 
-def _find_hops(step, state, squares: list[int], capture: bool) -> list[int] | None:
-    """Depth-first search for hops from squares[0] through the written squares, ending the turn.
+def _find_hops(
+    step, state, squares: list[int], capture: bool, cut: bool = False
+) -> list[int] | None:
+    """Depth-first search for hops from squares[0] through the written squares, ending the turn
+    (or, where `cut`, possibly stopping mid-capture on the last written square).
 
     In the short form of a capture a hop may land on a square that is not written down.
     """
@@ -286,7 +330,9 @@ def _find_hops(step, state, squares: list[int], capture: bool) -> list[int] | No
                 return [action]
             continue
         if left:
-            tail = _find_hops(step, after, [int(end), *left], capture)
+            tail = _find_hops(step, after, [int(end), *left], capture, cut)
             if tail is not None:
                 return [action, *tail]
+        elif cut:
+            return [action]
     return None

@@ -32,7 +32,7 @@ __all__ = [
     "DIRECTIONS", "EMPTY", "MAN", "KING", "NUM_DIRECTIONS", "FORWARD", "Position", "Hop",
     "num_actions", "opening_board", "position_of", "board_of", "flip_position", "origins", "union",
     "legal_moves", "action_bits", "mask_of", "hop", "continues_capture", "observation",
-    "square_and_direction",
+    "square_and_direction", "CROWNING_RULES",
     "moves", "legal_action_mask", "can_jump_from", "flip", "Moves",
 ]  # fmt: skip
 
@@ -211,10 +211,21 @@ def hop(position: Position, action: jax.Array, lay: Layout) -> Hop:
     return Hop(after, landing, landed_on, captured, ~was_king, crowned)
 
 
-def continues_capture(step: Hop, lay: Layout) -> jax.Array:
-    """bool (): the piece that just captured (and was not crowned) can capture again."""
+CROWNING_RULES = ("ends", "continues")
+
+
+def continues_capture(step: Hop, lay: Layout, crowning: str = "ends") -> jax.Array:
+    """bool (): the piece that just captured can capture again, so the turn goes on.
+
+    crowning (static): "ends" (American rules) ends the move of a man crowned by its capture;
+    "continues" (ealt/Checkers) lets the new king capture on, in all four directions.
+    """
+    assert crowning in CROWNING_RULES, crowning
     jumps, _ = origins(step.position, lay)
-    return step.captured & ~step.crowned & bb.any_bit(union(jumps) & step.landing)
+    can_capture = bb.any_bit(union(jumps) & step.landing)
+    if crowning == "continues":
+        return step.captured & can_capture
+    return step.captured & ~step.crowned & can_capture
 
 
 # The board value each observation plane shows: own men, own kings, the opponent's men, kings.
