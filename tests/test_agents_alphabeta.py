@@ -248,7 +248,8 @@ def test_depth_one_searches_every_legal_move_of_crowded_positions():
     positions = crowded_positions()
     assert int(positions[0].legal_action_mask.sum()) == 38
     assert max(int(p.legal_action_mask.sum()) for p in positions) > OLD_CAPACITY
-    roots = batched_root(1)(stack(positions))
+    padded = positions + [positions[0]] * (40 - len(positions))  # the compiled batch of 40
+    roots = batched_root(1)(stack(padded))
     for i, state in enumerate(positions):
         valid = np.asarray(roots.valid[i])
         firsts = np.asarray(roots.first_actions[i])[valid]
@@ -266,7 +267,7 @@ def test_a_position_with_more_capture_sequences_than_squares_is_searched_whole(d
     state = from_board(ENV, CAPTURE_TREE, player=0)
     game = reference_game(state)
     assert len(list(whole_turns(game))) > OLD_CAPACITY  # more complete moves than the old capacity
-    root = jax.tree.map(lambda x: x[0], batched_root(depth)(stack([state])))
+    root = jax.tree.map(lambda x: x[0], batched_root(depth)(stack([state] * 40)))
     expected = reference_root(game, depth)
     valid = np.asarray(root.valid)
     values = dict(zip(np.asarray(root.first_actions)[valid].tolist(),

@@ -22,8 +22,11 @@ them at 10,000 games); 0 keeps them fixed, its default.
 
 Different on purpose (docs: README, "Agents"): the features are divided by the number of pieces
 a side starts with (12 on 8×8) before they meet the weights (with raw counts α·|φ|² reaches 2.9
-at the opening and this batched learner diverges); the updates of the games that made one in a
-step are averaged (a sum over 256 games would be α × 256); greedy ties are broken at random.
+at the opening, past the 2 where a linear TD step overshoots); the updates of the games that made
+one in a step are averaged (a sum over 256 games would be α × 256); greedy ties are broken at
+random; a game cut by the draw rules earns no ±500 (the seed's code gives −500 to both sides of a
+game cut at 200 moves, its README no such thing); feature 8 is the README's (the seed's code
+measures it with the learner still to move, counting the pieces the learner attacks).
 
 Whole moves and hop-level actions: the learner decides on whole moves (complete capture
 sequences, every one of them: `alphabeta.first_hops` and `alphabeta.next_move`), returns the first
