@@ -28,10 +28,10 @@ ENTRY_POINT_GROUP = "jaxcheckers.commands"
 
 def main(argv: list[str] | None = None) -> int:
     """Runs one subcommand. A refused input is one line on stderr and exit status 2, never a
-    traceback: argparse types reject bad values, and ValueError / OSError raised by a command
-    (a bad agent spec, an unreadable run) are caught here (JAXCHECKERS_TRACEBACK=1 shows them
-    whole); a missing optional package names the
-    extra to install; Ctrl-C exits with status 130.
+    traceback: argparse types (jaxcheckers.argtypes) reject bad values, and ValueError / OSError
+    raised by a command (a bad agent spec, an unreadable run) are caught here
+    (JAXCHECKERS_TRACEBACK=1 shows them whole). A missing optional package names the extra to
+    install (status 1); Ctrl-C exits with status 130.
     """
     parser = _Parser(prog="jaxcheckers", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
