@@ -297,3 +297,35 @@ def test_a_diverged_run_stops_saves_nothing_and_reports_no_score(tmp_path, capsy
     assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == ["5"]
     assert "win_rate =" not in out  # no score from NaN parameters
     assert metric_updates(run_dir) == list(range(1, 11))  # the rows that show it are kept
+
+
+@pytest.mark.slow
+def test_sigint_then_resume_ends_where_an_uninterrupted_run_ends(tmp_path, capsys):
+    """A real Ctrl-C (SIGINT to the process): saved, resumable, and the resumed run's final
+    parameters are bit for bit those of a run never interrupted (compared by their checksums)."""
+    import signal
+    import subprocess
+    import sys
+
+    flags = [*TINY_RUN, "--total-steps", str(40 * TINY_STEPS), "--eval-every", "0"]
+    flags += ["--checkpoint-every", "0"]
+    straight, interrupted = tmp_path / "straight", tmp_path / "interrupted"
+    assert main([*flags, "--out", str(straight)]) == 0
+
+    command = [sys.executable, "-m", "jaxcheckers.cli", *flags, "--out", str(interrupted)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if line.startswith("update 5/"):
+            process.send_signal(signal.SIGINT)
+            break
+    _, err = process.communicate(timeout=600)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "interrupted at update" in err
+    capsys.readouterr()
+    assert main(["train", "--resume", str(interrupted), "--no-progress"]) == 0
+    assert metric_updates(interrupted) == list(range(1, 41))
+
+    def final_digest(run_dir):
+        return json.loads((run_dir / "checkpoints" / "40" / "checksums.json").read_text())
+
+    assert final_digest(interrupted) == final_digest(straight)
