@@ -300,32 +300,38 @@ def test_a_diverged_run_stops_saves_nothing_and_reports_no_score(tmp_path, capsy
 
 
 @pytest.mark.slow
-def test_sigint_then_resume_ends_where_an_uninterrupted_run_ends(tmp_path, capsys):
-    """A real Ctrl-C (SIGINT to the process): saved, resumable, and the resumed run's final
-    parameters are bit for bit those of a run never interrupted (compared by their checksums)."""
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_a_stopped_run_resumes_to_where_an_uninterrupted_run_ends(signal_name, tmp_path, capsys):
+    """Ctrl-C (SIGINT) saves and says so; a kill (SIGKILL) leaves the last checkpoint and rows
+    logged past it. Either way the resumed run lists each update once and ends with parameters
+    bit for bit those of a run never stopped (compared by their checksums)."""
     import signal
     import subprocess
     import sys
 
     flags = [*TINY_RUN, "--total-steps", str(40 * TINY_STEPS), "--eval-every", "0"]
-    flags += ["--checkpoint-every", "0"]
-    straight, interrupted = tmp_path / "straight", tmp_path / "interrupted"
+    flags += ["--checkpoint-every", "0" if signal_name == "SIGINT" else "10"]
+    straight, stopped = tmp_path / "straight", tmp_path / "stopped"
     assert main([*flags, "--out", str(straight)]) == 0
 
-    command = [sys.executable, "-m", "jaxcheckers.cli", *flags, "--out", str(interrupted)]
+    command = [sys.executable, "-m", "jaxcheckers.cli", *flags, "--out", str(stopped)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in process.stdout:
-        if line.startswith("update 5/"):
-            process.send_signal(signal.SIGINT)
+        if line.startswith("update 5/" if signal_name == "SIGINT" else "update 15/"):
+            process.send_signal(getattr(signal, signal_name))
             break
     _, err = process.communicate(timeout=600)
-    assert process.returncode == 130, err
-    assert "Traceback" not in err and "interrupted at update" in err
+    if signal_name == "SIGINT":
+        assert process.returncode == 130, err
+        assert "Traceback" not in err and "interrupted at update" in err
+    else:
+        assert process.returncode == -signal.SIGKILL
+        assert 15 in metric_updates(stopped)  # logged after checkpoint 10: to be dropped
     capsys.readouterr()
-    assert main(["train", "--resume", str(interrupted), "--no-progress"]) == 0
-    assert metric_updates(interrupted) == list(range(1, 41))
+    assert main(["train", "--resume", str(stopped), "--no-progress"]) == 0
+    assert metric_updates(stopped) == list(range(1, 41))
 
     def final_digest(run_dir):
         return json.loads((run_dir / "checkpoints" / "40" / "checksums.json").read_text())
 
-    assert final_digest(interrupted) == final_digest(straight)
+    assert final_digest(stopped) == final_digest(straight)
