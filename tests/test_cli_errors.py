@@ -133,7 +133,6 @@ def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
     [
         ("orbax.checkpoint", None, ["arena", "ppo:RUN", "random"]),  # loading a trained policy
         ("flax", "jaxcheckers.agents.networks", ["arena", "ppo:RUN", "random"]),
-        ("mctx", "jaxcheckers.agents.search", ["arena", "mcts:uniform", "random"]),
     ],
 )
 def test_a_missing_optional_package_names_its_extra(
