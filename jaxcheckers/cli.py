@@ -28,10 +28,10 @@ ENTRY_POINT_GROUP = "jaxcheckers.commands"
 
 def main(argv: list[str] | None = None) -> int:
     """Runs one subcommand. A refused input is one line on stderr and exit status 2, never a
-    traceback: argparse types reject bad values, and ValueError / OSError raised by a command
-    (a bad agent spec, an unreadable run) are caught here (JAXCHECKERS_TRACEBACK=1 shows them
-    whole); a missing optional package names the
-    extra to install; Ctrl-C exits with status 130.
+    traceback: argparse types (jaxcheckers.argtypes) reject bad values, and ValueError / OSError
+    raised by a command (a bad agent spec, an unreadable run) are caught here
+    (JAXCHECKERS_TRACEBACK=1 shows them whole). A missing optional package names the extra to
+    install (status 1); Ctrl-C exits with status 130.
     """
     parser = _Parser(prog="jaxcheckers", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -131,10 +131,32 @@ def _importable(module_name: str) -> bool:
 
 
 def _missing_message(module_name: str | None) -> str:
+    """Which extra of jaxcheckers provides `module_name`, read from the installed metadata."""
+    distribution, extra = _provider(module_name or "")
+    if extra is None:
+        return (
+            f"jaxcheckers: this command needs the package '{module_name}'; install the extra that "
+            "provides it, e.g. pip install 'jaxcheckers[training]'"
+        )
     return (
-        f"jaxcheckers: this command needs the package '{module_name}'; install the extra that "
-        "provides it, e.g. pip install 'jaxcheckers[training]'"
+        f"jaxcheckers: this command needs the package '{module_name}' ({distribution}), "
+        f"which the '{extra}' extra installs: pip install 'jaxcheckers[{extra}]'"
     )
+
+
+def _provider(module_name: str) -> tuple[str | None, str | None]:
+    """(distribution, extra) of the jaxcheckers extra that requires `module_name`'s package."""
+    top = module_name.split(".")[0]
+    names = {module_name.replace(".", "-").lower(), top.lower(), top.replace("_", "-").lower()}
+    try:
+        requirements = importlib.metadata.requires("jaxcheckers") or []
+    except importlib.metadata.PackageNotFoundError:  # run from a tree that is not installed
+        return None, None
+    for requirement in requirements:
+        found = re.match(r"([A-Za-z0-9_.-]+).*extra\s*==\s*['\"]([\w-]+)['\"]", requirement)
+        if found and found.group(1).lower() in names and found.group(2) != "dev":
+            return found.group(1), found.group(2)
+    return None, None
 
 
 if __name__ == "__main__":

@@ -297,3 +297,41 @@ def test_a_diverged_run_stops_saves_nothing_and_reports_no_score(tmp_path, capsy
     assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == ["5"]
     assert "win_rate =" not in out  # no score from NaN parameters
     assert metric_updates(run_dir) == list(range(1, 11))  # the rows that show it are kept
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_a_stopped_run_resumes_to_where_an_uninterrupted_run_ends(signal_name, tmp_path, capsys):
+    """Ctrl-C (SIGINT) saves and says so; a kill (SIGKILL) leaves the last checkpoint and rows
+    logged past it. Either way the resumed run lists each update once and ends with parameters
+    bit for bit those of a run never stopped (compared by their checksums)."""
+    import signal
+    import subprocess
+    import sys
+
+    flags = [*TINY_RUN, "--total-steps", str(40 * TINY_STEPS), "--eval-every", "0"]
+    flags += ["--checkpoint-every", "0" if signal_name == "SIGINT" else "10"]
+    straight, stopped = tmp_path / "straight", tmp_path / "stopped"
+    assert main([*flags, "--out", str(straight)]) == 0
+
+    command = [sys.executable, "-m", "jaxcheckers.cli", *flags, "--out", str(stopped)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if line.startswith("update 5/" if signal_name == "SIGINT" else "update 15/"):
+            process.send_signal(getattr(signal, signal_name))
+            break
+    _, err = process.communicate(timeout=600)
+    if signal_name == "SIGINT":
+        assert process.returncode == 130, err
+        assert "Traceback" not in err and "interrupted at update" in err
+    else:
+        assert process.returncode == -signal.SIGKILL
+        assert 15 in metric_updates(stopped)  # logged after checkpoint 10: to be dropped
+    capsys.readouterr()
+    assert main(["train", "--resume", str(stopped), "--no-progress"]) == 0
+    assert metric_updates(stopped) == list(range(1, 41))
+
+    def final_digest(run_dir):
+        return json.loads((run_dir / "checkpoints" / "40" / "checksums.json").read_text())
+
+    assert final_digest(stopped) == final_digest(straight)

@@ -18,7 +18,7 @@ __all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS", "MAX_ALPHABETA_
 
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
-    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 10)",
+    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 8)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
     "ppo:pretrained the checkers policy that ships with the package",
@@ -29,10 +29,11 @@ AGENT_SPECS = {
 }
 
 
-# The deepest alpha-beta search `make_agent` builds. Its cost grows about tenfold every two turns:
-# depth 10 already takes seconds a move in a crowded middlegame on a CPU core, and a depth in
-# the hundreds exhausts Python's recursion while the search is traced.
-MAX_ALPHABETA_DEPTH = 10
+# The deepest alpha-beta search `make_agent` builds. Its cost grows about sixfold a turn: from
+# the opening on one CPU core depth 8 takes seconds a move and depth 10 the better part of a
+# minute (more in a crowded middlegame, and a minute or more to compile), and a depth in the
+# hundreds exhausts Python's recursion while the search is traced.
+MAX_ALPHABETA_DEPTH = 8
 
 
 def make_agent(spec: str, env) -> Agent:
