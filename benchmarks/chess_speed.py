@@ -40,8 +40,11 @@ def openspiel_rate(seconds: float, seed: int = 0) -> dict:
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     elapsed = time.perf_counter() - start
-    return {"name": "OpenSpiel chess (C++, from Python)", "steps_per_s": steps / elapsed,
-            "games_ended": games}
+    return {
+        "name": "OpenSpiel chess (C++, from Python)",
+        "steps_per_s": steps / elapsed,
+        "games_ended": games,
+    }
 
 
 def python_chess_perft(depth: int) -> int:
@@ -96,12 +99,19 @@ def main() -> None:
     compile_s = common.compile_times(
         jax.vmap(env.step), states, jax.numpy.zeros(args.batch_sizes[0], jax.numpy.int32)
     )
-    results = {"machine": common.machine(), "compile_vmap_step": compile_s,
-               "state_bytes": common.state_bytes(ours), "throughput": []}
+    results = {
+        "machine": common.machine(),
+        "compile_vmap_step": compile_s,
+        "state_bytes": common.state_bytes(ours),
+        "throughput": [],
+    }
     rollouts = [common.TimedRollout(ours, b, min_run_s=args.seconds / 3) for b in args.batch_sizes]
     if not args.skip_pgx:
-        rollouts.append(common.TimedRollout(common.pgx_game("chess"), args.pgx_batch,
-                                            min_run_s=args.seconds / 3))
+        rollouts.append(
+            common.TimedRollout(
+                common.pgx_game("chess"), args.pgx_batch, min_run_s=args.seconds / 3
+            )
+        )
     for result in common.measure_together(rollouts, runs=3):
         results["throughput"].append(result.to_json())
     results["throughput"].append(openspiel_rate(args.seconds))
@@ -111,18 +121,26 @@ def main() -> None:
     counts["jaxcheckers chess"] = timed(perft, env, depth)
     counts["OpenSpiel chess"] = timed(openspiel_perft, depth)
     counts["python-chess"] = timed(python_chess_perft, depth)
-    results["perft"] = {name: {"depth": depth, "count": c, "seconds": s}
-                        for name, (c, s) in counts.items()}
+    results["perft"] = {
+        name: {"depth": depth, "count": c, "seconds": s} for name, (c, s) in counts.items()
+    }
 
-    rows = [[r["name"], r.get("batch_size", 1), common.rate(r["steps_per_s"])]
-            for r in results["throughput"]]
+    rows = [
+        [r["name"], r.get("batch_size", 1), common.rate(r["steps_per_s"])]
+        for r in results["throughput"]
+    ]
     print(common.markdown_table(["system", "batch", "steps/s"], rows))
     print()
-    print(common.markdown_table(
-        ["perft", "depth", "count", "seconds"],
-        [[name, depth, c, f"{s:.1f}"] for name, (c, s) in counts.items()]))
-    print(f"\ncompile jit(vmap(step)): {compile_s['total_s']:.1f} s; "
-          f"state: {results['state_bytes']['total']} bytes per game")
+    print(
+        common.markdown_table(
+            ["perft", "depth", "count", "seconds"],
+            [[name, depth, c, f"{s:.1f}"] for name, (c, s) in counts.items()],
+        )
+    )
+    print(
+        f"\ncompile jit(vmap(step)): {compile_s['total_s']:.1f} s; "
+        f"state: {results['state_bytes']['total']} bytes per game"
+    )
     path = common.RESULTS_DIR / "chess.json"
     path.write_text(json.dumps(results, indent=2, default=str))
     print(f"wrote {path}")

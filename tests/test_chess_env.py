@@ -1,4 +1,4 @@
-"""The env as users drive it: PettingZoo's observations and action ids, bad actions, no retracing."""
+"""The env as users drive it: PettingZoo's observations and action ids, bad actions, one trace."""
 
 from __future__ import annotations
 

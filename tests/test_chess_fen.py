@@ -28,7 +28,11 @@ def test_en_passant_square_printed_only_when_a_capture_is_legal():
     state = h.jitted_step()(h.env().reset(None), uci_to_action(h.env().reset(None), "e2e4"))
     board = chess.Board()
     board.push_uci("e2e4")
-    assert chess_fen(state) == board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert (
+        chess_fen(state)
+        == board.fen()
+        == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    )
     # A FEN may name the square anyway; the observation still shows the pawn that moved two.
     state = state_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
     assert int(state.position.ep) >= 0 and not bool(state.ep_legal)

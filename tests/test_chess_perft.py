@@ -4,7 +4,8 @@ the published counts (chessprogramming.org, "Perft Results").
 The default env (every draw rule on) counts the fast cases: no draw can end a game within 5 plies
 of these positions (no repetition is claimable before ply 5, their clocks are low and they hold
 mating material), so its counts are the rules' own. The deep counts use an env with the draw
-rules off, as perft must. (The FENs of positions 4, 5 and 6 are the wiki's; the brief's copies had typos.)"""
+rules off, as perft must. (The FENs of positions 4, 5 and 6 are the wiki's; the copies in the
+brief had typos.)"""
 
 from __future__ import annotations
 
@@ -42,7 +43,9 @@ SLOW = [
 ]
 
 
-@pytest.mark.parametrize("fen,counts", FAST, ids=["start", "kiwipete", "pos3", "pos4", "pos5", "pos6"])
+@pytest.mark.parametrize(
+    "fen,counts", FAST, ids=["start", "kiwipete", "pos3", "pos4", "pos5", "pos6"]
+)
 def test_perft(fen, counts):
     env = h.env()
     state = state_from_fen(fen)

@@ -30,6 +30,7 @@ def legal_uci(state) -> set[str]:
 
 # -- castling ------------------------------------------------------------------------------------
 
+
 def test_castling_both_sides_moves_the_rook():
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     assert {"e1g1", "e1c1"} <= legal_uci(state_from_fen(fen))
@@ -62,6 +63,7 @@ def test_castling_rights_lost_by_king_and_rook_moves_and_captures():
 
 
 # -- en passant and promotion --------------------------------------------------------------------
+
 
 def test_en_passant_capture_removes_the_pawn():
     state = play("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6")
@@ -107,6 +109,7 @@ def test_double_check_only_king_moves():
 
 
 # -- how a game ends -----------------------------------------------------------------------------
+
 
 def test_checkmate_rewards_the_mover():
     state = play(chess.STARTING_FEN, "f2f3", "e7e5", "g2g4", "d8h4")
@@ -172,7 +175,20 @@ def test_threefold_repetition_claimed_one_move_ahead():
 
 
 def test_placement_hash_is_kept_up_to_date():
-    state = play(chess.STARTING_FEN, "e2e4", "d7d5", "e4d5", "g8f6", "g1f3", "c7c6", "f1e2", "c6d5",
-                 "e1g1", "b8c6", "d2d4", "c8g4")
+    state = play(
+        chess.STARTING_FEN,
+        "e2e4",
+        "d7d5",
+        "e4d5",
+        "g8f6",
+        "g1f3",
+        "c7c6",
+        "f1e2",
+        "c6d5",
+        "e1g1",
+        "b8c6",
+        "d2d4",
+        "c8g4",
+    )
     fresh = state_from_fen(chess_fen(state))
     assert np.array_equal(state.placement, fresh.placement)
