@@ -114,6 +114,10 @@ def test_state_is_small():
 @pytest.mark.slow
 def test_history_observation_matches_pettingzoo_env():
     """history=True: the (8, 8, 111) stack of PettingZoo's chess_v6 env itself."""
+    import sys
+    import types
+
+    sys.modules.setdefault("pygame", types.ModuleType("pygame"))  # only its renderer needs it
     from pettingzoo.classic.chess import chess as pz_chess
 
     env = jaxcheckers.make("chess", history=True)
