@@ -134,5 +134,15 @@ def device_get(tree):
     return jax.tree.map(np.asarray, jax.device_get(tree))
 
 
-__all__ = ["env", "jitted_step", "batched_play", "record_state", "actions_of_bits", "encode",
-           "pettingzoo_game_over", "start_batch", "device_get", "jnp"]
+__all__ = [
+    "env",
+    "jitted_step",
+    "batched_play",
+    "record_state",
+    "actions_of_bits",
+    "encode",
+    "pettingzoo_game_over",
+    "start_batch",
+    "device_get",
+    "jnp",
+]

@@ -45,17 +45,23 @@ def play_and_compare(games: int, max_plies: int, seed: int) -> collections.Count
                 move = next(m for m in board.legal_moves if h.encode(m, board.turn) == action)
                 board.push(move)
                 over, why = h.pettingzoo_game_over(board)
-                ended = bool(record["terminated"][t + 1, g]) if t + 1 < CHUNK else bool(
-                    np.asarray(states.terminated)[g]
+                ended = (
+                    bool(record["terminated"][t + 1, g])
+                    if t + 1 < CHUNK
+                    else bool(np.asarray(states.terminated)[g])
                 )
                 assert ended == over, f"{where} after {move.uci()}: ours {ended}, theirs {why}"
                 if over:
                     live[g] = False
                     endings[why] += 1
                     rewards = (
-                        record["rewards"][t + 1, g] if t + 1 < CHUNK else np.asarray(states.rewards)[g]
+                        record["rewards"][t + 1, g]
+                        if t + 1 < CHUNK
+                        else np.asarray(states.rewards)[g]
                     )
-                    winner = {"1-0": [1, -1], "0-1": [-1, 1]}.get(board.result(claim_draw=True), [0, 0])
+                    winner = {"1-0": [1, -1], "0-1": [-1, 1]}.get(
+                        board.result(claim_draw=True), [0, 0]
+                    )
                     assert list(rewards) == winner, where
         if not live.any():
             break
@@ -74,6 +80,11 @@ def test_random_games_agree_with_python_chess():
 def test_long_random_games_reach_the_fifty_move_rule():
     endings = play_and_compare(400, 1000, seed=2)
     print(dict(endings))
-    for kind in ("checkmate", "stalemate", "insufficient_material", "threefold_repetition",
-                 "fifty_moves"):
+    for kind in (
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "threefold_repetition",
+        "fifty_moves",
+    ):
         assert endings[kind] > 0, (kind, dict(endings))

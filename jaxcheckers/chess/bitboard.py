@@ -1,4 +1,4 @@
-"""64-square bitboards as pairs of uint32 words, so that JAX's default 32-bit types stay as they are.
+"""64-square bitboards as pairs of uint32 words, so that JAX's 32-bit default stays as it is.
 
 Square s = rank·8 + file (a1 = 0, h8 = 63, python-chess's numbering); bit s of the 64-bit board is
 bit s % 32 of `lo` (s < 32) or `hi`. Every shift amount is a Python int, so each operation is a
@@ -106,15 +106,23 @@ def shift_by(a: BB, n) -> BB:
     thirty_two = _U32(32)
     lo, hi = a.lo, a.hi
     if (n > 0).any():
-        lo, hi = lo << left, (hi << left) | (lo >> (thirty_two - left)) | (lo << (left - thirty_two))
+        lo, hi = (
+            lo << left,
+            (hi << left) | (lo >> (thirty_two - left)) | (lo << (left - thirty_two)),
+        )
     if (n < 0).any():
-        lo, hi = (lo >> right) | (hi << (thirty_two - right)) | (hi >> (right - thirty_two)), hi >> right
+        lo, hi = (
+            (lo >> right) | (hi << (thirty_two - right)) | (hi >> (right - thirty_two)),
+            hi >> right,
+        )
     return BB(lo, hi)
 
 
 def keep_files(dx) -> BB:
     """The squares from which steps of dx files (an int array) stay on the board."""
-    masks = np.array([_keep_files(int(d)) for d in np.ravel(dx)], dtype=object).reshape(np.shape(dx))
+    masks = np.array([_keep_files(int(d)) for d in np.ravel(dx)], dtype=object).reshape(
+        np.shape(dx)
+    )
     lo = np.vectorize(lambda m: m & MASK32, otypes=[np.uint32])(masks)
     hi = np.vectorize(lambda m: m >> 32, otypes=[np.uint32])(masks)
     return BB(jnp.asarray(lo), jnp.asarray(hi))
@@ -170,6 +178,7 @@ def slides(gen: BB, empty: BB, dx, dy) -> BB:
 
 def union(a: BB, axis: int = -1) -> BB:
     """The OR over `axis`."""
+
     def reduce(x):  # ORs of halves, not a `reduce`: XLA on the CPU recomputes the inputs of a
         # reduce fused into a consumer loop for every element of the consumer
         x = jnp.moveaxis(x, axis, -1)
@@ -181,6 +190,7 @@ def union(a: BB, axis: int = -1) -> BB:
             if n % 2:
                 x = jnp.concatenate([x[..., :-1], x[..., -1:] | rest], -1) if half > 1 else x | rest
         return x[..., 0]
+
     return BB(reduce(a.lo), reduce(a.hi))
 
 
@@ -214,7 +224,9 @@ def square(s: jax.Array) -> BB:
     s = jnp.asarray(s, jnp.int32)
     bit = _U32(1) << (s & 31).astype(_U32)
     inside = (s >= 0) & (s < 64)
-    return BB(jnp.where(inside & (s < 32), bit, _U32(0)), jnp.where(inside & (s >= 32), bit, _U32(0)))
+    return BB(
+        jnp.where(inside & (s < 32), bit, _U32(0)), jnp.where(inside & (s >= 32), bit, _U32(0))
+    )
 
 
 def has(a: BB, s: jax.Array) -> jax.Array:
@@ -239,9 +251,7 @@ def popcount(a: BB) -> jax.Array:
 
 
 def _bswap(x: jax.Array) -> jax.Array:
-    return (
-        (x << 24) | ((x << 8) & _U32(0xFF0000)) | ((x >> 8) & _U32(0xFF00)) | (x >> 24)
-    )
+    return (x << 24) | ((x << 8) & _U32(0xFF0000)) | ((x >> 8) & _U32(0xFF00)) | (x >> 24)
 
 
 def flip(a: BB) -> BB:

@@ -134,7 +134,8 @@ class Chess(Env):
 
     def __repr__(self) -> str:
         return (
-            f"Chess(max_steps={self.max_steps}, insufficient_material={self.insufficient_material}, "
+            f"Chess(max_steps={self.max_steps}, "
+            f"insufficient_material={self.insufficient_material}, "
             f"threefold_repetition={self.threefold_repetition}, "
             f"fifty_move_rule={self.fifty_move_rule}, history={self.history})"
         )
@@ -205,9 +206,7 @@ class Chess(Env):
 
     # -- the end of the game ---------------------------------------------------------------------
 
-    def _judge(
-        self, state: ChessState, moves: rules.Moves, ply: jax.Array, mover
-    ) -> ChessState:
+    def _judge(self, state: ChessState, moves: rules.Moves, ply: jax.Array, mover) -> ChessState:
         """Records the position (repetitions, stacked boards) and decides whether the game ended."""
         player = state.current_player
         has_move = (state.legal_action_bits != 0).any()
@@ -307,9 +306,7 @@ def _white_planes(state: ChessState, p, white: bb.BB, repetitions: jax.Array) ->
     has_ep = state.position.ep >= 0
     white_pushed = has_ep & (ep < 32)
     black_pushed = has_ep & (ep >= 32)
-    planes[0] = planes[0] ^ bb.where(
-        white_pushed, bb.square(ep + 8) ^ bb.square(ep % 8), bb.zero()
-    )
+    planes[0] = planes[0] ^ bb.where(white_pushed, bb.square(ep + 8) ^ bb.square(ep % 8), bb.zero())
     planes[6] = planes[6] ^ bb.where(
         black_pushed, bb.square(ep - 8) ^ bb.square(56 + ep % 8), bb.zero()
     )
@@ -337,7 +334,11 @@ def _aux_words(state: ChessState) -> jax.Array:
     castling = state.position.castling
     clock = bb.square(state.halfmove_clock // 2)  # one square, as PettingZoo marks it
     planes = [full(castling[..., i]) for i in range(4)]
-    planes += [full(state.current_player == 1), clock.stack(), full(jnp.ones_like(castling[..., 0]))]
+    planes += [
+        full(state.current_player == 1),
+        clock.stack(),
+        full(jnp.ones_like(castling[..., 0])),
+    ]
     return jnp.stack(planes, axis=-2)
 
 

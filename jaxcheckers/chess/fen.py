@@ -21,8 +21,15 @@ from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import tables
 from jaxcheckers.chess.rules import Position
 
-__all__ = ["parse_fen", "state_from_fen", "chess_fen", "uci_to_action", "action_to_uci",
-           "absolute_board", "square_name"]
+__all__ = [
+    "parse_fen",
+    "state_from_fen",
+    "chess_fen",
+    "uci_to_action",
+    "action_to_uci",
+    "absolute_board",
+    "square_name",
+]
 
 FILES = "abcdefgh"
 CASTLING_SQUARES = {"K": (4, 7), "Q": (4, 0), "k": (60, 63), "q": (60, 56)}  # king, rook
@@ -47,7 +54,9 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
         raise ValueError(f"a FEN is a string, got {type(fen).__name__}")
     fields = fen.split()
     if len(fields) not in (4, 6):
-        raise ValueError(f"a FEN has 6 fields (or 4, without the clocks), got {len(fields)}: {fen!r}")
+        raise ValueError(
+            f"a FEN has 6 fields (or 4, without the clocks), got {len(fields)}: {fen!r}"
+        )
     placement, side, castling, ep = fields[:4]
     board = {}  # absolute square -> piece letter
     ranks = placement.split("/")
@@ -95,7 +104,9 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
     if ep != "-":
         ep_square = _square_of(ep)
         rank = 5 if player == 0 else 2
-        pawn, behind = (ep_square - 8, ep_square + 8) if player == 0 else (ep_square + 8, ep_square - 8)
+        pawn, behind = (
+            (ep_square - 8, ep_square + 8) if player == 0 else (ep_square + 8, ep_square - 8)
+        )
         if (
             ep_square // 8 != rank
             or board.get(pawn) != ("p" if player == 0 else "P")
@@ -113,7 +124,9 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
         except ValueError:
             raise ValueError(f"the clocks are integers: {fields[4]!r} {fields[5]!r}") from None
         if halfmove < 0 or fullmove < 1:
-            raise ValueError(f"halfmove clock ≥ 0 and fullmove number ≥ 1, got {halfmove} {fullmove}")
+            raise ValueError(
+                f"halfmove clock ≥ 0 and fullmove number ≥ 1, got {halfmove} {fullmove}"
+            )
 
     position = _position(board, player, rights, ep_square)
     if _in_check(_position(board, 1 - player, rights, -1)):

@@ -30,7 +30,9 @@ class Position(NamedTuple):
 
     pieces: jax.Array  # uint32 (6, 2)  pawns, knights, bishops, rooks, queens, kings (both sides)
     own: jax.Array  # uint32 (2,)  the side to move's pieces
-    castling: jax.Array  # bool (4,)  own king side, own queen side, opponent's king side, queen side
+    castling: (
+        jax.Array
+    )  # bool (4,)  own king side, own queen side, opponent's king side, queen side
     ep: jax.Array  # int32 ()  en-passant target square after a double push (rank 6), −1 if none
 
 
@@ -150,8 +152,14 @@ def _legal_moves(position: Position) -> Moves:
         ray = bb.once(ray & _expand(empty))
     queen = BB(jnp.stack([f.lo for f in found], -2), jnp.stack([f.hi for f in found], -2))
     queen, quiet_found = bb.once((queen, quiet_found))
-    quiet = bb.union(bb.union(BB(jnp.stack([f.lo for f in quiet_found], -1),
-                                 jnp.stack([f.hi for f in quiet_found], -1))))
+    quiet = bb.union(
+        bb.union(
+            BB(
+                jnp.stack([f.lo for f in quiet_found], -1),
+                jnp.stack([f.hi for f in quiet_found], -1),
+            )
+        )
+    )
 
     # The king: one step to a square the opponent does not attack.
     reached = bb.steps(_spread(king), QDX, QDY) & _expand(~own & ~attacked)
@@ -160,11 +168,15 @@ def _legal_moves(position: Position) -> Moves:
     castling = position.castling
     free = ~in_check
     king_side = (
-        castling[..., 0] & free & ~(occupied & bb.const(0x60)).any()
+        castling[..., 0]
+        & free
+        & ~(occupied & bb.const(0x60)).any()
         & ~(attacked & bb.const(0x60)).any()
     )
     queen_side = (
-        castling[..., 1] & free & ~(occupied & bb.const(0x0E)).any()
+        castling[..., 1]
+        & free
+        & ~(occupied & bb.const(0x0E)).any()
         & ~(attacked & bb.const(0x0C)).any()
     )
     e1 = bb.const(0x10)
@@ -214,10 +226,15 @@ def _legal_moves(position: Position) -> Moves:
         extra[d] = extra[d] | b
     extra[8 + tables.QUEEN_DIRS.index((1, 0))] = king_side_from
     extra[8 + tables.QUEEN_DIRS.index((-1, 0))] = queen_side_from
-    near = BB(jnp.stack([extra[i].lo for i in range(16)], -1),
-              jnp.stack([extra[i].hi for i in range(16)], -1))
-    near = near | BB(jnp.concatenate([king_from.lo, jnp.zeros_like(king_from.lo)], -1),
-                     jnp.concatenate([king_from.hi, jnp.zeros_like(king_from.hi)], -1))
+    near = BB(
+        jnp.stack([extra[i].lo for i in range(16)], -1),
+        jnp.stack([extra[i].hi for i in range(16)], -1),
+    )
+    near = near | BB(
+        jnp.concatenate([king_from.lo, jnp.zeros_like(king_from.lo)], -1),
+        jnp.concatenate([king_from.hi, jnp.zeros_like(king_from.hi)], -1),
+    )
+
     def flat(x, y, z):  # queen planes (…, 7, 8), the 16 near planes OR'ed in, knights, under
         x = x.reshape(*x.shape[:-2], 56)
         y = jnp.concatenate([y, jnp.zeros((*y.shape[:-1], 40), y.dtype)], -1)
@@ -290,12 +307,14 @@ def play(position: Position, action: jax.Array, player: jax.Array) -> Played:
 
     rights = position.castling
     touched = from_bb | to_bb
-    rights = jnp.stack([
-        rights[0] & (moved != KING) & ~(touched & bb.const(1 << 7)).any(),
-        rights[1] & (moved != KING) & ~(touched & bb.const(1 << 0)).any(),
-        rights[2] & (to != 63),
-        rights[3] & (to != 56),
-    ])
+    rights = jnp.stack(
+        [
+            rights[0] & (moved != KING) & ~(touched & bb.const(1 << 7)).any(),
+            rights[1] & (moved != KING) & ~(touched & bb.const(1 << 0)).any(),
+            rights[2] & (to != 63),
+            rights[3] & (to != 56),
+        ]
+    )
     castling_changed = (rights != position.castling).any()
     double_push = is_pawn & (to - frm == 16)
     ep = jnp.where(double_push, (frm + 8) ^ 56, -1)
@@ -336,8 +355,13 @@ def zobrist(kind: jax.Array, colour: jax.Array, square: jax.Array) -> jax.Array:
     square, computed rather than looked up (a gather per key costs more under vmap)."""
     code = (jnp.asarray(kind) * 2 + jnp.asarray(colour)) * 64 + jnp.asarray(square)
     code = code.astype(jnp.uint32)
-    return jnp.stack([_mix(code * jnp.uint32(2) + jnp.uint32(0x9E3779B9)),
-                      _mix(code * jnp.uint32(2) + jnp.uint32(0x7F4A7C15))], axis=-1)
+    return jnp.stack(
+        [
+            _mix(code * jnp.uint32(2) + jnp.uint32(0x9E3779B9)),
+            _mix(code * jnp.uint32(2) + jnp.uint32(0x7F4A7C15)),
+        ],
+        axis=-1,
+    )
 
 
 def absolute(position: Position, player: jax.Array) -> tuple[list[BB], BB]:
@@ -363,7 +387,10 @@ def placement_hash(position: Position, player: jax.Array) -> jax.Array:
             on = jax.vmap(lambda s, m=mine: bb.has(m, s))(squares)
             keys = zobrist(kind, colour, squares)
             out = out ^ jax.lax.reduce(
-                jnp.where(on[:, None], keys, jnp.uint32(0)), jnp.uint32(0), jax.lax.bitwise_xor, (0,)
+                jnp.where(on[:, None], keys, jnp.uint32(0)),
+                jnp.uint32(0),
+                jax.lax.bitwise_xor,
+                (0,),
             )
     return out
 
@@ -398,6 +425,8 @@ def observation_pieces(position: Position) -> list[BB]:
     opp = occupied & ~own
     planes = [p[i] & own for i in range(6)] + [p[i] & opp for i in range(6)]
     has_ep = position.ep >= 0
-    moved = bb.where(has_ep, bb.square(position.ep - 8) ^ bb.square(56 + position.ep % 8), bb.zero())
+    moved = bb.where(
+        has_ep, bb.square(position.ep - 8) ^ bb.square(56 + position.ep % 8), bb.zero()
+    )
     planes[6] = planes[6] ^ moved
     return planes
