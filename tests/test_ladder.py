@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -172,3 +173,14 @@ def test_the_command_writes_the_table_json_and_plot(capsys, tmp_path):
 def test_the_command_refuses_a_single_agent(capsys):
     assert main(["ladder", "random", "random", "--games", "2"]) == 2
     assert "two different agents" in capsys.readouterr().err
+
+
+def test_without_matplotlib_the_command_says_so_in_one_line_before_playing(
+    capsys, tmp_path, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now fails
+    out = tmp_path / "ladder"
+    assert main(["ladder", "random", "alphabeta:1", "--games", "2", "--out", str(out)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "matplotlib" in error and "--no-plot" in error
+    assert not out.exists()  # refused before any game was played or file written
