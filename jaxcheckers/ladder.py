@@ -13,8 +13,10 @@ at 0; the rest are found by Newton's method (the log-likelihood is concave).
 Perfect records: when an agent (or a group) won every game against the rest, the maximum of the
 likelihood lies at infinity. Chosen here: a weak prior, `prior_draws` virtual drawn games
 (default 1) between every other agent and the anchor, which keeps every rating finite and moves a
-well-measured one by a few points only (ratings are then the maximum a posteriori). With
-`prior_draws=0`, results with no finite maximum are refused with ValueError.
+well-measured one by a few points only (ratings are then the maximum a posteriori). The gap it
+gives an unbeaten group is a floor, not a measurement: `separated_tiers` finds such groups and
+the command says so under the table. With `prior_draws=0`, results with no finite maximum are
+refused with ValueError.
 
 95% intervals: r ± 1.96·se, with se from the observed Fisher information (the negative Hessian
 of the log-penalised likelihood at the fit, anchor fixed, inverted). They are intervals for the
@@ -46,7 +48,11 @@ __all__ = [
     "expected_score",
     "choose_anchor",
     "fit_ratings",
+    "separated_tiers",
     "markdown_table",
+    "tiers_note",
+    "fit_report",
+    "write_report",
     "plot_ratings",
     "add_arguments",
     "run",
@@ -121,22 +127,9 @@ def fit_ratings(
         raise ValueError(f"the anchor {anchor!r} is not one of the agents")
     if not (prior_draws >= 0 and math.isfinite(prior_draws)):
         raise ValueError(f"prior_draws must be 0 or more, got {prior_draws}")
-    index = {name: i for i, name in enumerate(agents)}
+    games, points = _tables(agents, results)
     k = len(agents)
-    games = np.zeros((k, k))  # games[i, j]: games between i and j (symmetric)
-    points = np.zeros((k, k))  # points[i, j]: points i scored against j
-    for r in results:
-        if r.a not in index or r.b not in index:
-            raise ValueError(f"a result names an agent not in the field: {r.a} vs {r.b}")
-        if r.a == r.b:
-            continue  # self-play tells nothing about ratings
-        if min(r.wins, r.draws, r.losses) < 0:
-            raise ValueError(f"negative counts in {r}")
-        i, j = index[r.a], index[r.b]
-        games[i, j] += r.games
-        games[j, i] += r.games
-        points[i, j] += r.a_points
-        points[j, i] += r.games - r.a_points
+    index = {name: i for i, name in enumerate(agents)}
     real_games = games.sum(axis=1)
     real_score = np.divide(points.sum(axis=1), real_games, out=np.zeros(k), where=real_games > 0)
 
@@ -148,7 +141,7 @@ def fit_ratings(
                 games[a, i] += prior_draws
                 points[i, a] += prior_draws / 2
                 points[a, i] += prior_draws / 2
-    elif not _has_finite_fit(games, points):
+    elif len(_tiers(games, points)) > 1:
         raise ValueError(
             "no finite ratings: some agents won (or lost) every game against the rest; "
             "use a prior (prior_draws > 0)"
@@ -215,15 +208,53 @@ def _gradient_and_information(theta, games, points):
     return gradient, information
 
 
-def _has_finite_fit(games: np.ndarray, points: np.ndarray) -> bool:
-    """Ford's condition: the maximum is finite iff "i scored some points against j" links every
-    agent to every other (the directed graph is strongly connected)."""
+def _tables(agents: Sequence[str], results: Sequence[PairResult]):
+    """games[i, j] (symmetric) and points[i, j] (i's points against j) over all results."""
+    index = {name: i for i, name in enumerate(agents)}
+    k = len(agents)
+    games = np.zeros((k, k))
+    points = np.zeros((k, k))
+    for r in results:
+        if r.a not in index or r.b not in index:
+            raise ValueError(f"a result names an agent not in the field: {r.a} vs {r.b}")
+        if r.a == r.b:
+            continue  # self-play tells nothing about ratings
+        if min(r.wins, r.draws, r.losses) < 0:
+            raise ValueError(f"negative counts in {r}")
+        i, j = index[r.a], index[r.b]
+        games[i, j] += r.games
+        games[j, i] += r.games
+        points[i, j] += r.a_points
+        points[j, i] += r.games - r.a_points
+    return games, points
+
+
+def separated_tiers(agents: Sequence[str], results: Sequence[PairResult]) -> list[list[str]]:
+    """The field split where the results alone cannot place agents: best tier first.
+
+    Each tier is a set of agents linked both ways by points scored (directly or through others);
+    every game between tiers that met was won by the higher one. One tier: the maximum-likelihood
+    ratings are finite (Ford's condition). Several: the gaps between tiers are set by the prior,
+    not by the games; read a higher tier's lead as a lower bound.
+    """
+    games, points = _tables(list(agents), results)
+    return [[agents[i] for i in tier] for tier in _tiers(games, points)]
+
+
+def _tiers(games: np.ndarray, points: np.ndarray) -> list[list[int]]:
+    """Strongly connected components of "i scored points against j", the strongest first."""
     k = len(games)
-    scored = (points > 0) & (games > 0)
-    reach = scored | np.eye(k, dtype=bool)
+    reach = ((points > 0) & (games > 0)) | np.eye(k, dtype=bool)
     for m in range(k):  # transitive closure (Warshall)
         reach |= reach[:, m : m + 1] & reach[m : m + 1, :]
-    return bool(reach.all())
+    tiers, seen = [], set()
+    for i in range(k):
+        if i not in seen:
+            tier = [j for j in range(k) if reach[i, j] and reach[j, i]]
+            seen.update(tier)
+            tiers.append(tier)
+    # A stronger tier reaches (scored against) every tier below it: order by how far it reaches.
+    return sorted(tiers, key=lambda tier: -int(reach[tier[0]].sum()))
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -240,6 +271,18 @@ def markdown_table(ratings: Sequence[Rating]) -> str:
         interval = "anchor" if r.se == 0 else f"[{_elo(r.low)}, {_elo(r.high)}]"
         lines.append(f"| `{r.agent}` | {_elo(r.rating)} | {interval} | {r.games} | {r.score:.3f} |")
     return "\n".join(lines)
+
+
+def tiers_note(tiers: Sequence[Sequence[str]], prior_draws: float) -> str:
+    """A sentence for the table when the games leave tiers apart (empty when they do not)."""
+    if len(tiers) < 2:
+        return ""
+    chain = " > ".join("{" + ", ".join(f"`{a}`" for a in tier) + "}" for tier in tiers)
+    return (
+        f"Tiers: {chain}. Every game between two tiers was won by the higher one, so the gaps "
+        f"between tiers are set by the prior ({prior_draws:g} virtual draw(s) of each agent "
+        "against the anchor), not measured: read a higher tier's lead as a lower bound."
+    )
 
 
 def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str = "") -> None:
@@ -300,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     import jax
 
     from jaxcheckers.agents import make_agent
-    from jaxcheckers.arena import play_match, round_robin_table, summarize
+    from jaxcheckers.arena import play_match, summarize
     from jaxcheckers.cli import env_from_arguments
 
     names = list(dict.fromkeys(args.agents))
@@ -349,53 +392,86 @@ def run(args: argparse.Namespace) -> int:
         )
     wall = time.perf_counter() - started
 
-    anchor = choose_anchor(names)
-    ratings = fit_ratings(names, results, anchor=anchor, prior_draws=args.prior_draws)
-    table = markdown_table(ratings)
-    print(table, flush=True)
-    if out is None:
-        return 0
-
-    command = _command_line(args)
     machine = f"{platform.machine()}, {os.cpu_count()} CPU cores, jax {jax.__version__}"
     machine += f" on {jax.devices()[0].platform}"
-    header = (
-        f"Elo ratings, anchor `{anchor}` = 0, 95% CIs from the observed information; "
-        f"{args.game}"
-        + (f" {args.board_size}×{args.board_size}" if args.board_size else "")
-        + f", {args.games} games a pair, both seats, {args.opening_plies} random opening turns, "
-        f"prior: {args.prior_draws:g} virtual draw(s) against the anchor.\n"
-    )
-    (out / "ladder.md").write_text(
-        f"{header}\n{table}\n\nScores (row against column):\n\n```\n"
-        f"{round_robin_table(names, matches)}\n```\n\n"
-        f"`{command}`: {wall:.0f} s ({machine})\n",
-        encoding="utf-8",
-    )
     report = {
-        "command": command,
+        "command": _command_line(args),
         "game": args.game,
         "board_size": args.board_size,
         "games_per_pair": args.games,
         "opening_plies": args.opening_plies,
         "seed": args.seed,
-        "anchor": anchor,
         "prior_draws": args.prior_draws,
-        "interval": "95%, rating ± 1.96·se, se from the observed Fisher information",
         "wall_seconds": round(wall, 1),
         "machine": machine,
-        "ratings": [dataclasses.asdict(r) for r in ratings],
+        "agents": names,
         "pairs": [
             {**dataclasses.asdict(r), "seconds": m["seconds"]}
             for r, m in zip(results, matches, strict=True)
         ],
     }
-    (out / "ladder.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    if not args.no_plot:
-        title = f"{args.game}, {args.games} games a pair, anchor {anchor}"
-        plot_ratings(ratings, out / "ladder.png", title=title)
-    print(f"written to {out}/", file=sys.stderr)
+    report, text = fit_report(report)
+    print(text, flush=True)
+    if out is not None:
+        write_report(report, out, plot=not args.no_plot)
+        print(f"written to {out}/", file=sys.stderr)
     return 0
+
+
+def fit_report(report: dict) -> tuple[dict, str]:
+    """Adds the fit (anchor, ratings, tiers) to a report of played pairs; returns it and the
+    table (with the tiers note) as text. Refitting a saved ladder.json needs no games."""
+    names = report["agents"]
+    fields = ("a", "b", "wins", "draws", "losses")
+    results = [PairResult(*(pair[f] for f in fields)) for pair in report["pairs"]]
+    anchor = choose_anchor(names)
+    ratings = fit_ratings(names, results, anchor=anchor, prior_draws=report["prior_draws"])
+    tiers = separated_tiers(names, results)
+    report = {
+        **report,
+        "anchor": anchor,
+        "interval": "95%, rating ± 1.96·se, se from the observed Fisher information",
+        "ratings": [dataclasses.asdict(r) for r in ratings],
+        "tiers": tiers,
+    }
+    note = tiers_note(tiers, report["prior_draws"])
+    return report, markdown_table(ratings) + (f"\n\n{note}" if note else "")
+
+
+def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> None:
+    """DIR/ladder.md (header, table, tiers, crosstable, command), ladder.json, ladder.png."""
+    from jaxcheckers.arena import round_robin_table
+
+    out = Path(out)
+    ratings = [Rating(**r) for r in report["ratings"]]
+    size = report["board_size"]
+    header = (
+        f"Elo ratings, anchor `{report['anchor']}` = 0, 95% CIs from the observed information; "
+        f"{report['game']}"
+        + (f" {size}×{size}" if size else "")
+        + f", {report['games_per_pair']} games a pair, both seats, {report['opening_plies']} "
+        f"random opening turns, prior: {report['prior_draws']:g} virtual draw(s) against the "
+        "anchor.\n"
+    )
+    note = tiers_note(report["tiers"], report["prior_draws"])
+    scores = [
+        {**p, "score": (p["wins"] + p["draws"] / 2) / max(p["wins"] + p["draws"] + p["losses"], 1)}
+        for p in report["pairs"]
+    ]
+    (out / "ladder.md").write_text(
+        f"{header}\n{markdown_table(ratings)}\n\n"
+        + (f"{note}\n\n" if note else "")
+        + "Scores (row against column):\n\n```\n"
+        + f"{round_robin_table(report['agents'], scores)}\n```\n\n"
+        + f"`{report['command']}`: {report['wall_seconds']:.0f} s ({report['machine']})\n",
+        encoding="utf-8",
+    )
+    (out / "ladder.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    if plot:
+        title = (
+            f"{report['game']}, {report['games_per_pair']} games a pair, anchor {report['anchor']}"
+        )
+        plot_ratings(ratings, out / "ladder.png", title=title)
 
 
 def _command_line(args: argparse.Namespace) -> str:

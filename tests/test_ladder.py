@@ -127,6 +127,30 @@ def test_perfect_records_are_finite_under_the_prior_and_refused_without_it():
     assert stronger_prior["a"].rating < fitted["a"].rating
 
 
+def test_tiers_split_the_field_where_one_side_won_every_game():
+    results = [
+        PairResult("random", "a", 0, 0, 40),
+        PairResult("random", "b", 20, 0, 20),
+        PairResult("a", "b", 40, 0, 0),
+        PairResult("c", "a", 5, 0, 0),  # c beat a (and so b and random, through a)
+        PairResult("c", "random", 3, 0, 0),
+    ]
+    assert ladder.separated_tiers(["random", "a", "b", "c"], results) == [
+        ["c"],
+        ["a"],
+        ["random", "b"],
+    ]
+    note = ladder.tiers_note([["c"], ["a"], ["random", "b"]], 1.0)
+    assert "{`c`} > {`a`} > {`random`, `b`}" in note and "lower bound" in note
+    # One draw links two agents both ways: a single tier, and a finite fit without a prior.
+    linked = [*results, PairResult("c", "b", 0, 1, 0), PairResult("b", "a", 0, 1, 0)]
+    assert ladder.separated_tiers(["random", "a", "b", "c"], linked) == [["random", "a", "b", "c"]]
+    assert ladder.tiers_note([["random", "a", "b", "c"]], 1.0) == ""
+    assert np.isfinite(
+        [r.rating for r in fit_ratings(list("abc") + ["random"], linked, prior_draws=0)]
+    ).all()
+
+
 def test_the_interval_shrinks_with_more_games():
     small = by_agent(fit_ratings(list(TRUE), exact_results(TRUE, 100)))
     large = by_agent(fit_ratings(list(TRUE), exact_results(TRUE, 400)))
@@ -168,6 +192,9 @@ def test_the_command_writes_the_table_json_and_plot(capsys, tmp_path):
     assert pair["wins"] + pair["draws"] + pair["losses"] == 8
     assert "| `perfect` |" in (out / "ladder.md").read_text()
     assert (out / "ladder.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A saved ladder refits without replaying: the same ratings.
+    refit, text = ladder.fit_report({k: v for k, v in report.items() if k != "ratings"})
+    assert refit["ratings"] == report["ratings"] and "| `perfect` |" in text
 
 
 def test_the_command_refuses_a_single_agent(capsys):
