@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "perft": ("jaxcheckers.perft", "count the positions reachable in k moves"),
     "arena": ("jaxcheckers.arena", "play agents against each other"),
     "play": ("jaxcheckers.play", "play a game in the terminal"),
+    "ladder": ("jaxcheckers.ladder", "round-robin among agents, fitted Elo ratings with CIs"),
 }
 ENTRY_POINT_GROUP = "jaxcheckers.commands"
 
