@@ -12,7 +12,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import jax
 import numpy as np
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -86,7 +88,9 @@ def _start(tmp_path: Path, args: list[str], **env) -> subprocess.Popen:
         )
 
 
-def _finish(processes: dict[str, subprocess.Popen], tmp_path: Path, timeout: float) -> None:
+def _finish(
+    processes: dict[str, subprocess.Popen], tmp_path: Path, timeout: float, expect: str = "OK"
+) -> None:
     try:
         for process in processes.values():
             process.wait(timeout=timeout)
@@ -98,7 +102,7 @@ def _finish(processes: dict[str, subprocess.Popen], tmp_path: Path, timeout: flo
     for name, process in processes.items():
         log = (tmp_path / f"{name}.log").read_text()
         assert process.returncode == 0, f"{name} failed:\n{log[-3000:]}"
-        assert "OK" in log, log[-3000:]
+        assert expect in log, log[-3000:]
 
 
 def test_two_processes_train_to_the_same_parameters_as_one_process_over_two_devices(tmp_path):
@@ -127,3 +131,41 @@ def test_two_processes_train_to_the_same_parameters_as_one_process_over_two_devi
         # collectives differ (gloo across processes, in-process across devices).
         np.testing.assert_allclose(p0[name], ref[name], rtol=1e-5, atol=1e-6, err_msg=name)
     assert p0["games"].sum() == ref["games"].sum()
+
+
+@pytest.mark.slow
+def test_train_cli_with_two_processes_writes_one_run_that_loads_anywhere(tmp_path):
+    from jaxcheckers.training.checkpoints import load_params
+    from jaxcheckers.training.records import read_metrics
+
+    run_dir = tmp_path / "run"
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jaxcheckers.cli",
+        "train",
+        "--distributed",
+        "--out",
+        str(run_dir),
+    ]
+    command += ["--board-size", "6", "--num-envs", "8", "--rollout-length", "4"]
+    command += ["--total-steps", "64", "--hidden-sizes", "16", "--eval-every", "0", "--no-progress"]
+    processes = {}
+    for process_id in (0, 1):
+        environment = dict(
+            os.environ, JAX_PLATFORMS="cpu", JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}"
+        )
+        environment.update(JAX_NUM_PROCESSES="2", JAX_PROCESS_ID=str(process_id))
+        environment.pop("XLA_FLAGS", None)
+        with open(tmp_path / f"cli{process_id}.log", "w") as log:
+            processes[f"cli{process_id}"] = subprocess.Popen(
+                command, cwd=REPO, env=environment, stdout=log, stderr=subprocess.STDOUT
+            )
+    _finish(processes, tmp_path, timeout=400, expect="training checkers")
+
+    assert "on 2 device(s)" in (tmp_path / "cli0.log").read_text()
+    assert [row["update"] for row in read_metrics(run_dir)] == [1, 2]  # one writer
+    params, _, config = load_params(run_dir)  # saved over two processes, read by one
+    assert config.num_envs == 8
+    assert all(np.isfinite(np.asarray(leaf)).all() for leaf in jax.tree.leaves(params))

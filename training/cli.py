@@ -16,7 +16,8 @@ Several hosts: start the same command on every host with --distributed; it calls
 `jax.distributed.initialize()` (coordinator, process count and id from the cluster's environment,
 e.g. SLURM or TPU pods, or JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES, JAX_PROCESS_ID), and the
 game batch is then laid out over every device of every host (num_envs must divide by their
-number).
+number). With several processes --out is required (one directory all of them reach), the first
+process writes the records, and --resume is refused for now (training/README.md).
 """
 
 from __future__ import annotations
