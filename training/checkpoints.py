@@ -71,10 +71,11 @@ class RunCheckpoints:
             force=True,
         )
         self.manager.wait_until_finished()
+        # With several processes the games are spread over them: every process takes part in
+        # gathering them, and the first one writes the checksums.
+        state = _gathered(train_state)
         if jax.process_index() == 0:
-            write_checksums(
-                self.directory / str(int(step)), state=train_state, params=train_state.params
-            )
+            write_checksums(self.directory / str(int(step)), state=state, params=state.params)
 
     def latest_step(self) -> int | None:
         return self.manager.latest_step()
@@ -113,6 +114,19 @@ class RunCheckpoints:
 
     def close(self) -> None:
         self.manager.close()
+
+
+def _gathered(tree: Any) -> Any:
+    """`tree` with every array readable on this process: arrays spread over several processes
+    are gathered whole (a collective: every process must call it)."""
+    if all(
+        getattr(leaf, "is_fully_addressable", True) or leaf.is_fully_replicated
+        for leaf in jax.tree.leaves(tree)
+    ):
+        return tree
+    from jax.experimental import multihost_utils
+
+    return multihost_utils.process_allgather(tree, tiled=True)
 
 
 def load_params(path: str | Path):

@@ -16,7 +16,8 @@ Several hosts: start the same command on every host with --distributed; it calls
 `jax.distributed.initialize()` (coordinator, process count and id from the cluster's environment,
 e.g. SLURM or TPU pods, or JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES, JAX_PROCESS_ID), and the
 game batch is then laid out over every device of every host (num_envs must divide by their
-number).
+number). With several processes --out is required (one directory all of them reach), the first
+process writes the records, and --resume is refused for now (training/README.md).
 """
 
 from __future__ import annotations
@@ -229,15 +230,44 @@ class TrainingDiverged(ValueError):
     """The loss or the parameters stopped being finite numbers."""
 
 
+def initialize_distributed() -> None:
+    """`jax.distributed.initialize`, from JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and
+    JAX_PROCESS_ID when set (jax itself reads only the first), else from the cluster (SLURM,
+    Open MPI, Kubernetes, TPU pods)."""
+    import os
+
+    import jax
+
+    def number(name: str) -> int | None:
+        text = os.environ.get(name)
+        if text is None:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+
+    jax.distributed.initialize(
+        num_processes=number("JAX_NUM_PROCESSES"), process_id=number("JAX_PROCESS_ID")
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import jax
 
     if args.distributed:
-        jax.distributed.initialize()
+        initialize_distributed()
 
     from jaxcheckers.training.checkpoints import RunCheckpoints, read_config, write_config
     from jaxcheckers.training.ppo import data_mesh, make_trainer
 
+    several = jax.process_count() > 1
+    if several and args.resume:
+        raise ValueError("--resume is not supported with several processes yet")
+    if several and args.out is None:
+        raise ValueError(
+            "several processes need --out: one run directory that every process can reach"
+        )
     changes: list[str] = []
     if args.resume:
         run_dir = Path(args.resume)
@@ -254,8 +284,15 @@ def run(args: argparse.Namespace) -> int:
     check_opponents(trainer, args)
     evaluators = make_evaluators(trainer)
     if run_dir is None:
-        run_dir = new_run_dir(args.out)
-        write_config(run_dir, config)
+        if several:  # every process checked --out before the first one fills it
+            from jax.experimental import multihost_utils
+
+            multihost_utils.sync_global_devices("jaxcheckers train: --out checked")
+        if jax.process_index() == 0:
+            run_dir = new_run_dir(args.out)
+            write_config(run_dir, config)
+        else:
+            run_dir = Path(args.out)
 
     checkpoints = RunCheckpoints(run_dir)
     try:
@@ -296,12 +333,18 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
     not finite: the rows that show it are written, but nothing from then on is saved or
     evaluated.
     """
+    import jax
     from jaxcheckers.training.records import MetricsLog, plot_learning_curves
     from tqdm import tqdm
 
     config = trainer.config
     first = done = int(state.update_step)
-    log = MetricsLog(run_dir, tensorboard=args.tensorboard, keep_through=done)
+    # With several processes, the first one writes the records and shows the progress.
+    primary = jax.process_index() == 0
+    if primary:
+        log = MetricsLog(run_dir, tensorboard=args.tensorboard, keep_through=done)
+    else:
+        log = _NoLog(done)
     if log.dropped:
         print(f"metrics.jsonl: dropped {log.dropped} rows after update {done}, the checkpoint's")
     progress = tqdm(
@@ -309,7 +352,7 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
         initial=done * config.steps_per_update,
         unit="step",
         unit_scale=True,
-        disable=args.no_progress,
+        disable=args.no_progress or not primary,
         dynamic_ncols=True,
     )
     started = time.time()
@@ -334,7 +377,7 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
             summary = _summary(rows[-1], latest_eval)
             progress.set_postfix(summary, refresh=False)
             progress.update((done - previous) * config.steps_per_update)
-            if args.no_progress:
+            if args.no_progress and primary:
                 text = " ".join(f"{k}={v}" for k, v in summary.items())
                 print(f"update {done}/{config.num_updates} {text}", flush=True)
     except KeyboardInterrupt:
@@ -343,6 +386,8 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
     finally:
         progress.close()
         log.close()
+    if not primary:
+        return 0
     png = plot_learning_curves(run_dir)
     elapsed = time.time() - started
     steps = (done - first) * config.steps_per_update
@@ -353,6 +398,21 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
     for name, value in sorted(latest_eval.items()):
         print(f"  {name} = {value:.3f}")
     return 0
+
+
+class _NoLog:
+    """The metrics log of a process that does not write one (not the first of several)."""
+
+    dropped = 0
+
+    def __init__(self, last_update: int):
+        self.last_update = last_update
+
+    def write(self, row: dict) -> None:
+        self.last_update = max(self.last_update, int(row.get("update", 0)))
+
+    def close(self) -> None:
+        pass
 
 
 def _new_rows(metrics, logged: int, started: float) -> list[dict]:

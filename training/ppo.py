@@ -8,11 +8,20 @@ auto-reset), GAE (`training.advantages`), then `num_epochs` x `num_minibatches` 
 the run is a `lax.scan` over updates. `make_trainer` exposes the pieces (init, one update, a
 jitted chunk of updates) for the CLI, which evaluates, logs and checkpoints between chunks.
 
-Devices: the game batch is laid out along a 1-D mesh axis "data" over the devices given (all
-local devices by default); parameters and optimizer state are replicated. The loss is a mean over
-the whole (sharded) batch, so XLA's partitioner all-reduces the gradients: every device applies the
-same averaged update. On one device the same code runs unchanged. Minibatches are shuffled within
-each device's shard so that the shuffle needs no communication.
+Devices: the game batch is laid out along a 1-D mesh axis "data" over the devices given (every
+device of every process by default, `jax.devices()`); parameters and optimizer state are
+replicated. The loss is a mean over the whole (sharded) batch, so XLA's partitioner all-reduces the
+gradients: every device applies the same averaged update. On one device the same code runs
+unchanged. Minibatches are shuffled within each device's shard so that the shuffle needs no
+communication.
+
+Several processes (`jax.distributed.initialize()`, one per host or per accelerator): every process
+runs the same program with the same key. The games are created inside `jit` (`init`), so each
+process builds and steps only the rows of its own devices; nothing is fed from the host. What
+comes back to the host (parameters, optimizer state, key, metrics) is replicated over the mesh,
+so each process can read it locally; only the games in progress stay sharded across processes.
+tests/test_distributed.py runs two processes on one machine (gloo collectives on CPU) and checks
+their parameters against each other and against one process over two devices.
 """
 
 from __future__ import annotations
@@ -90,8 +99,9 @@ def make_env(config: TrainConfig):
 
 
 def data_mesh(devices=None) -> Mesh:
-    """A 1-D mesh named "data" over `devices` (default: every local device)."""
-    devices = jax.local_devices() if devices is None else devices
+    """A 1-D mesh named "data" over `devices` (default: every device of every process; one
+    process alone: its local devices)."""
+    devices = jax.devices() if devices is None else devices
     return Mesh(np.asarray(devices), (DATA_AXIS,))
 
 
@@ -125,8 +135,23 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
     num_envs = config.num_envs
 
+    replicated = NamedSharding(mesh, PartitionSpec())
+
     def shard_batch(tree):
         return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, batch_sharding), tree)
+
+    def replicate(tree):
+        return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, replicated), tree)
+
+    def replicate_all_but_games(state: TrainState) -> TrainState:
+        """Everything but the games replicated: with several processes, each one then reads the
+        parameters, key and metrics locally, without gathering them."""
+        return TrainState(
+            **{
+                name: value if name == "env_state" else replicate(value)
+                for name, value in state._asdict().items()
+            }
+        )
 
     def apply(params, observation):
         return network.apply(params, observation)
@@ -140,13 +165,15 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         params = network.init(net_key, observation)
         # Games where the opponent holds seat 0 start with its move.
         env_state = opponents.advance(params, no_outcome(env_state), opp_key).state
-        return TrainState(
-            params=params,
-            opt_state=optimizer.init(params),
-            env_state=shard_batch(env_state),
-            key=key,
-            update_step=jnp.int32(0),
-            snapshot_params=params,
+        return replicate_all_but_games(
+            TrainState(
+                params=params,
+                opt_state=optimizer.init(params),
+                env_state=shard_batch(env_state),
+                key=key,
+                update_step=jnp.int32(0),
+                snapshot_params=params,
+            )
         )
 
     def rollout_step(params, snapshot_params, carry, _):
@@ -228,7 +255,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         return new_state, _metrics(terms, transitions, update_step, config)
 
     def run_updates(train_state: TrainState, num_updates: int):
-        return jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
+        train_state, metrics = jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
+        return replicate_all_but_games(train_state), replicate(metrics)
 
     return Trainer(
         config=config,

@@ -131,6 +131,12 @@ def find_run_dir(path: str | Path) -> tuple[Path, int | None]:
 def _restore_params(directory: Path, template: Any, step: int | None) -> Any:
     import orbax.checkpoint as ocp
 
+    # Onto this process's first device, whatever devices (or processes) the trainer saved from:
+    # without a sharding, orbax refuses a checkpoint saved over another topology.
+    device = jax.sharding.SingleDeviceSharding(jax.local_devices()[0])
+    template = jax.tree.map(
+        lambda leaf: jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=device), template
+    )
     with ocp.CheckpointManager(directory) as manager:
         steps = manager.all_steps() if step is None else [step]
         if not steps:
