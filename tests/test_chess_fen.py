@@ -113,3 +113,11 @@ def test_black_moves_are_mirrored():
     assert action_to_uci(state, action) == "e7e5"
     assert bool(np.asarray(state.legal_action_mask)[action])
     assert jnp.asarray(state.current_player) == 1
+
+
+def test_render_draws_the_board_as_python_chess():
+    fen = ROUND_TRIP[1]
+    text = h.env().render(state_from_fen(fen))
+    rows = [line[2:] for line in text.splitlines()[:8]]
+    assert rows == str(chess.Board(fen)).splitlines()
+    assert text.splitlines()[-1] == fen

@@ -146,6 +146,12 @@ class Chess(Env):
     def __eq__(self, other) -> bool:
         return isinstance(other, Chess) and repr(self) == repr(other)
 
+    def render(self, state) -> str:
+        """A text board of one (unbatched) state (`jaxcheckers.chess.render`)."""
+        from jaxcheckers.chess.render import render
+
+        return render(state)
+
     # -- entry points ----------------------------------------------------------------------------
 
     def _init(self, key: jax.Array) -> ChessState:
