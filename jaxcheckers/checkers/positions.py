@@ -67,7 +67,7 @@ def validate(board: np.ndarray, player: int = 0, jumper: tuple[int, int] | None 
         if count > most:
             raise ValueError(f"{side} has {count} pieces; at most {most} start on a {n}×{n} board")
     if not _is_int(player) or player not in (0, 1):
-        raise ValueError(f"player must be the int 0 or 1, got {player!r}")
+        raise ValueError(f"player must be 0 or 1 (an int), got {player!r}")
     if isinstance(jumper, np.ndarray):
         jumper = tuple(jumper.tolist()) if jumper.ndim == 1 else jumper
     if jumper is not None:
