@@ -277,3 +277,8 @@ def test_a_position_with_more_capture_sequences_than_squares_is_searched_whole(d
     tied = {a for a, v in expected.items() if v == best}
     assert {a for a, v in values.items() if v == best} == tied
     assert set(values) == set(expected)
+
+
+def test_alphabeta_refuses_the_crowning_variant_it_does_not_search():
+    with pytest.raises(ValueError, match="crowning"):
+        make_agent("alphabeta:2", jaxcheckers.make("checkers", crowning="continues"))

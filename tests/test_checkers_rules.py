@@ -403,7 +403,7 @@ def test_start_mid_jump_restricts_to_the_jumper():
         ([EMPTY_ROW] * 7 + ["b......."], 0, None, "crowned"),
         (["w......."[::-1]] + [EMPTY_ROW] * 7, 0, None, "crowned"),
         ([".b.b.b.b", "b.b.b.b.", ".b.b.b.b", "b......."] + [EMPTY_ROW] * 4, 0, None, "13 pieces"),
-        ([".b......"] + [EMPTY_ROW] * 7, 2, None, "player must be the int 0 or 1"),
+        ([".b......"] + [EMPTY_ROW] * 7, 2, None, "player must be 0 or 1"),
         ([".b......"] + [EMPTY_ROW] * 7, 0, (0, 1), "no capture"),
         ([".b......"] + [EMPTY_ROW] * 7, 0, (3, 3), "not a piece of player 0"),
         (["...", ".b.", "..."], 0, None, "board size must be even"),

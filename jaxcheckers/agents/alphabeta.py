@@ -382,6 +382,10 @@ def make_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
         raise ValueError(f"the alpha-beta depth must be a positive int, got {depth!r}")
     if not isinstance(env, Checkers):
         raise ValueError(f"alpha-beta searches checkers positions; {env} is not checkers")
+    if env.crowning != "ends":
+        # Its move generator ends a capture at crowning (American rules); under ealt's rule it
+        # would miss the captures a new king goes on with.
+        raise ValueError("alpha-beta searches American rules only (crowning='ends')")
     n = env.board_size
 
     def act(state, key: jax.Array) -> jax.Array:
