@@ -63,6 +63,7 @@ from gymnasium.vector.utils import batch_space
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.adapters.rgb import tictactoe_rgb
+from jaxcheckers.core import compiled_step
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
 __all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]
@@ -79,7 +80,7 @@ def _game(size: int, k: int | None) -> tuple[TicTacToe, TicTacToeState, Callable
     cpu = jax.devices("cpu")[0]
     # A state committed to the CPU keeps the jitted step there, even where an accelerator exists.
     start = jax.device_put(jax.jit(env.reset)(jax.random.key(0)), cpu)
-    return env, start, jax.jit(env.step)
+    return env, start, compiled_step(env)
 
 
 class TicTacToeGymEnv(gymnasium.Env):
