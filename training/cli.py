@@ -28,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from jaxcheckers import GAMES
 from jaxcheckers.training.config import PRESETS, TrainConfig
 
 from jaxcheckers.argtypes import (
@@ -83,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--game",
-        choices=("checkers", "tictactoe"),
+        choices=GAMES,
         default=None,
         help="the game to train on (default: the preset's, checkers)",
     )
@@ -135,6 +136,8 @@ def _changes_from_args(args: argparse.Namespace, game: str | None = None) -> dic
             changes[name] = getattr(args, name)
     if args.board_size is not None:
         game = args.game or game or PRESETS[args.preset or "quick"].game
+        if game not in SIZE_OPTIONS:
+            raise ValueError(f"{game} has no --board-size")
         changes["env_options"] = {SIZE_OPTIONS[game]: args.board_size}
     return changes
 
