@@ -298,6 +298,45 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
 # -- PDN ------------------------------------------------------------
 
 
+class PairMatch(NamedTuple):
+    """One pair's match in a round-robin: `a` against `b`, scored from `a`'s side."""
+
+    a: str
+    b: str
+    match: Match
+    summary: Summary
+    seconds: float
+
+
+def round_robin(
+    env,
+    entrants: list[tuple[str, object]],
+    games: int,
+    key: jax.Array,
+    *,
+    opening_plies: int = 0,
+    batch_size: int | None = None,
+    record: bool = False,
+):
+    """Every pair of `entrants` ((name, agent), in order) plays `games` games through
+    `play_match`, with a key of its own; yields each pair's result as soon as it is played."""
+    pairs = [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1 :]]
+    for index, ((a, agent_a), (b, agent_b)) in enumerate(pairs):
+        start = time.perf_counter()
+        match = play_match(
+            env,
+            agent_a,
+            agent_b,
+            games,
+            jax.random.fold_in(key, index),
+            opening_plies=opening_plies,
+            batch_size=batch_size,
+            record=record,
+        )
+        seconds = time.perf_counter() - start
+        yield PairMatch(a, b, match, summarize(match.a_score), seconds)
+
+
 def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list:
     """The games of a recorded checkers match as PDN games (replayed on the host)."""
     from jaxcheckers.checkers.pdn import game_from_actions
@@ -361,23 +400,17 @@ def run(args: argparse.Namespace) -> int:
     names = list(agents)
     if len(names) < 2:
         names = [args.agents[0], args.agents[1]]  # the same agent twice: a self-play match
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    key = jax.random.key(args.seed)
+    entrants = [(name, agents[name]) for name in names]
     results, pdn_games = [], []
-    for index, (a, b) in enumerate(pairs):
-        start = time.perf_counter()
-        match = play_match(
-            env,
-            agents[a],
-            agents[b],
-            args.games,
-            jax.random.fold_in(key, index),
-            opening_plies=args.opening_plies,
-            batch_size=args.batch_size,
-            record=bool(args.pdn),
-        )
-        seconds = time.perf_counter() - start
-        summary = summarize(match.a_score)
+    for a, b, match, summary, seconds in round_robin(
+        env,
+        entrants,
+        args.games,
+        jax.random.key(args.seed),
+        opening_plies=args.opening_plies,
+        batch_size=args.batch_size,
+        record=bool(args.pdn),
+    ):
         results.append({"a": a, "b": b, "seconds": seconds, **dataclasses.asdict(summary)})
         if args.pdn:
             pdn_games += match_games(match, a, b, env, first_round=len(pdn_games) + 1)

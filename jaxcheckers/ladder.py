@@ -343,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     import jax
 
     from jaxcheckers.agents import make_agent
-    from jaxcheckers.arena import play_match, summarize
+    from jaxcheckers.arena import round_robin
     from jaxcheckers.cli import env_from_arguments
 
     names = list(dict.fromkeys(args.agents))
@@ -367,22 +367,15 @@ def run(args: argparse.Namespace) -> int:
     agents = {name: make_agent(name, env) for name in names}
 
     started = time.perf_counter()
-    key = jax.random.key(args.seed)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     results, matches = [], []
-    for index, (a, b) in enumerate(pairs):
-        start = time.perf_counter()
-        match = play_match(
-            env,
-            agents[a],
-            agents[b],
-            args.games,
-            jax.random.fold_in(key, index),
-            opening_plies=args.opening_plies,
-            batch_size=args.batch_size,
-        )
-        seconds = time.perf_counter() - start
-        s = summarize(match.a_score)
+    for a, b, _, s, seconds in round_robin(
+        env,
+        [(name, agents[name]) for name in names],
+        args.games,
+        jax.random.key(args.seed),
+        opening_plies=args.opening_plies,
+        batch_size=args.batch_size,
+    ):
         results.append(PairResult(a, b, s.wins, s.draws, s.losses))
         matches.append({"a": a, "b": b, "score": s.score, "seconds": round(seconds, 2)})
         print(
