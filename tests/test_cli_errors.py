@@ -12,27 +12,7 @@ import sys
 import pytest
 
 from jaxcheckers import argtypes, perft
-from jaxcheckers.cli import main
-
-
-def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of `jaxcheckers ARGV`, run in this process."""
-    try:
-        status = main(argv)
-    except SystemExit as exit_:  # argparse's way out
-        status = exit_.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status, err: str, *words: str) -> None:
-    assert status not in (0, None), err
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    for word in words:
-        assert word in lines[0], lines[0]
-
+from tests.cli_helpers import assert_one_line_error, run_cli
 
 BAD = {
     "perft board size 7": (["perft", "--board-size", "7", "--depth", "1"], "board_size"),

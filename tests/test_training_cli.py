@@ -12,6 +12,7 @@ import pytest
 
 from jaxcheckers.agents.policy import load_policy
 from jaxcheckers.cli import main
+from tests.cli_helpers import assert_one_line_error, run_cli
 
 TINY_RUN = [
     "train", "--game", "tictactoe", "--num-envs", "16", "--rollout-length", "8",
@@ -19,24 +20,6 @@ TINY_RUN = [
     "--eval-opponents", "random", "--checkpoint-every", "5", "--no-progress",
 ]  # fmt: skip
 TINY_STEPS = 16 * 8  # env steps of one update
-
-
-def run_cli(argv, capsys) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as exit_:
-        status = exit_.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status, err: str, *words: str) -> None:
-    assert status not in (0, None), err
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 def metric_updates(run_dir) -> list[int]:
