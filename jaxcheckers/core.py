@@ -150,6 +150,15 @@ class Env(abc.ABC):
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
 
 
+def checked_max_steps(max_steps: Any) -> int | None:
+    """`max_steps` as an env takes it (a positive int, or None never to truncate); ValueError."""
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    return int(max_steps)
+
+
 def action_index(action: Any, num_actions: int) -> jax.Array:
     """int32 (…): `action` as the step reads it; an action out of [0, num_actions) becomes −1.
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.core import action_index, computed_once
+from jaxcheckers.core import action_index, checked_max_steps, computed_once
 
 EXTREMES = {
     "bool": [False, True],
@@ -97,3 +97,18 @@ def test_in_range_integers_of_any_width_are_the_same_action(action):
 def test_a_forfeit_gives_the_other_player_plus_zero():
     after = jax.jit(CHECKERS.step)(OPENING, jnp.int32(0))
     assert not np.signbit(np.asarray(after.rewards)[1])
+
+
+@pytest.mark.parametrize("value", [0, -3, True, 1.5, "3", np.float32(4)])
+def test_max_steps_is_a_positive_int_or_none(value):
+    with pytest.raises(ValueError, match="max_steps must be a positive int or None"):
+        checked_max_steps(value)
+    assert checked_max_steps(None) is None
+    assert checked_max_steps(np.int64(7)) == 7 and type(checked_max_steps(np.int64(7))) is int
+
+
+@pytest.mark.parametrize("game", ["checkers", "chess"])
+def test_every_game_with_a_cut_checks_max_steps(game):
+    with pytest.raises(ValueError, match="max_steps"):
+        jaxcheckers.make(game, max_steps=0)
+    assert jaxcheckers.make(game, max_steps=12).max_steps == 12

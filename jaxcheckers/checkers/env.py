@@ -12,7 +12,7 @@ import numpy as np
 from jaxcheckers import bits
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env, computed_once, replace_fields, tree_where
+from jaxcheckers.core import Env, checked_max_steps, computed_once, replace_fields, tree_where
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -120,19 +120,13 @@ class Checkers(Env):
         ):
             if not isinstance(flag, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {flag!r}")
-        if max_steps is not None and (
-            isinstance(max_steps, bool)
-            or not isinstance(max_steps, (int, np.integer))
-            or max_steps < 1
-        ):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
 
         self.board_size = n = int(board_size)
         self.no_moves = no_moves
         self.crowning = crowning
         self.forty_move_draw = bool(forty_move_draw)
         self.repetition_draw = bool(repetition_draw)
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.max_steps = checked_max_steps(max_steps)
         self.num_actions = rules.num_actions(n)
         self.observation_shape = (n, n, 4)
         # Without the repetition rule one slot stays, unused: zero-size arrays break checkpointers.

@@ -20,7 +20,7 @@ from jaxcheckers import bits
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import rules, tables
 from jaxcheckers.chess.rules import Position
-from jaxcheckers.core import Env
+from jaxcheckers.core import Env, checked_max_steps
 
 DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
 HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
@@ -108,13 +108,7 @@ class Chess(Env):
         ):
             if not isinstance(flag, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {flag!r}")
-        if max_steps is not None and (
-            isinstance(max_steps, bool)
-            or not isinstance(max_steps, (int, np.integer))
-            or max_steps < 1
-        ):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.max_steps = checked_max_steps(max_steps)
         self.insufficient_material = bool(insufficient_material)
         self.threefold_repetition = bool(threefold_repetition)
         self.fifty_move_rule = bool(fifty_move_rule)
