@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -176,6 +177,30 @@ def test_the_table_is_sorted_best_first():
     rows = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
     assert rows == ["`strong`", "`mid`", "`weak`", "`random`"]
     assert "anchor" in table.splitlines()[-1]
+
+
+def test_the_report_shows_the_fit_without_the_prior_when_it_is_finite():
+    weakly_linked = [  # the strong pair lost 1 game of 200 to the weak pair: the prior matters
+        PairResult("random", "weak", 40, 20, 40),
+        PairResult("strong", "better", 45, 10, 45),
+        PairResult("random", "strong", 0, 0, 100),
+        PairResult("weak", "better", 1, 0, 99),
+    ]
+    report = {"agents": ["random", "weak", "strong", "better"], "prior_draws": 1.0}
+    report["pairs"] = [dataclasses.asdict(r) for r in weakly_linked]
+    fitted, text = ladder.fit_report(report)
+    penalised = {r["agent"]: r["rating"] for r in fitted["ratings"]}
+    plain = {r["agent"]: r["rating"] for r in fitted["ratings_without_prior"]}
+    assert plain == {
+        r.agent: r.rating for r in fit_ratings(report["agents"], weakly_linked, prior_draws=0)
+    }
+    assert plain["strong"] - penalised["strong"] > 50  # the prior's pull, shown rather than hidden
+    row = next(line for line in text.splitlines() if line.startswith("| `strong`"))
+    assert f"| {plain['strong']:+.0f} |" in row and "Elo, no prior" in text
+    # Without a finite maximum there is no such column (and no claim of one).
+    report["pairs"] = report["pairs"][:3]
+    fitted, text = ladder.fit_report(report)
+    assert fitted["ratings_without_prior"] is None and "no prior" not in text
 
 
 def test_the_command_writes_the_table_json_and_plot(capsys, tmp_path):
