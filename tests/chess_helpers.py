@@ -110,8 +110,12 @@ def encode(move: chess.Move, turn: bool) -> int:
     return (fx * 8 + fy) * 73 + plane
 
 
-def pettingzoo_game_over(board: chess.Board) -> tuple[bool, str | None]:
-    """Whether PettingZoo's chess ends the game after the last push, and why."""
+def pettingzoo_game_over(board: chess.Board, may_repeat: bool = True) -> tuple[bool, str | None]:
+    """Whether PettingZoo's chess ends the game after the last push, and why.
+
+    may_repeat: False when no position of the game has occurred twice yet, which rules out a
+    threefold claim (python-chess's check of it, which tries every legal move, is the slow part).
+    """
     if board.is_checkmate():
         return True, "checkmate"
     if not any(board.generate_legal_moves()):
@@ -120,7 +124,7 @@ def pettingzoo_game_over(board: chess.Board) -> tuple[bool, str | None]:
         return True, "insufficient_material"
     if board.can_claim_fifty_moves():
         return True, "fifty_moves"
-    if board.can_claim_threefold_repetition():
+    if may_repeat and board.can_claim_threefold_repetition():
         return True, "threefold_repetition"
     return False, None
 

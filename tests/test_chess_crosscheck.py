@@ -22,6 +22,9 @@ def play_and_compare(games: int, max_plies: int, seed: int) -> collections.Count
     states = h.start_batch(games)
     key = jax.random.key(seed)
     boards = [chess.Board() for _ in range(games)]
+    fens = [board.fen() for board in boards]
+    # Each game's positions (the FEN without its clocks) so far: none seen twice, no threefold.
+    seen = [collections.Counter([position_of(fen)]) for fen in fens]
     live = np.ones(games, bool)
     endings = collections.Counter()
     play = h.batched_play(CHUNK)
@@ -35,16 +38,18 @@ def play_and_compare(games: int, max_plies: int, seed: int) -> collections.Count
                     break
                 ply = chunk_start + t
                 ours = h.record_state(record, t, g)
-                where = f"game {g} ply {ply} {board.fen()}"
+                where = f"game {g} ply {ply} {fens[g]}"
                 assert not record["terminated"][t, g], where
-                assert chess_fen(ours) == board.fen(), where
+                assert chess_fen(ours) == fens[g], where
                 assert bool(record["in_check"][t, g]) == board.is_check(), where
-                expected = {h.encode(m, board.turn) for m in board.legal_moves}
-                assert h.actions_of_bits(record["bits"][t, g]) == expected, where
-                action = int(record["action"][t, g])
-                move = next(m for m in board.legal_moves if h.encode(m, board.turn) == action)
+                legal = {h.encode(m, board.turn): m for m in board.legal_moves}
+                assert h.actions_of_bits(record["bits"][t, g]) == set(legal), where
+                move = legal[int(record["action"][t, g])]
                 board.push(move)
-                over, why = h.pettingzoo_game_over(board)
+                fens[g] = board.fen()
+                seen[g][position_of(fens[g])] += 1
+                may_repeat = max(seen[g].values()) >= 2
+                over, why = h.pettingzoo_game_over(board, may_repeat)
                 ended = (
                     bool(record["terminated"][t + 1, g])
                     if t + 1 < CHUNK
@@ -67,6 +72,11 @@ def play_and_compare(games: int, max_plies: int, seed: int) -> collections.Count
             break
     endings["cut"] = int(live.sum())
     return endings
+
+
+def position_of(fen: str) -> str:
+    """The FEN less its two clocks: equal whenever python-chess's repetition keys are equal."""
+    return fen.rsplit(" ", 2)[0]
 
 
 def test_random_games_agree_with_python_chess():
