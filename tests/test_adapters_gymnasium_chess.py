@@ -19,10 +19,12 @@ pytest.importorskip("pygame")  # PettingZoo's chess package imports it
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.classic.chess import chess_utils  # noqa: E402
 
+from jaxcheckers.adapters.games import adapter  # noqa: E402
 from jaxcheckers.adapters.gymnasium import CHESS_ID, ChessEnv, ChessVectorEnv  # noqa: E402
 from jaxcheckers.chess import chess_fen  # noqa: E402
 
 REGISTERED = "jaxcheckers.adapters.registration:" + CHESS_ID
+_OBSERVE = jax.jit(adapter("chess").observe)
 
 
 def test_check_env_through_the_registry():
@@ -74,6 +76,11 @@ class Replay:
         state, board = self.state_of(), self.board
         assert info["learner_seat"] == self.seat
         np.testing.assert_array_equal(observation, chess_utils.get_observation(board, self.seat))
+        # The opponent's view of the same state, as the adapters compute any agent's view.
+        opponent = 1 - self.seat
+        np.testing.assert_array_equal(
+            _OBSERVE(state, np.int32(opponent)), chess_utils.get_observation(board, opponent)
+        )
         assert terminated == self.over() and truncated == bool(state.truncated)
         mask = np.zeros(4672, dtype=np.int8)
         if not (terminated or truncated):
