@@ -14,7 +14,7 @@ pytest.importorskip("chess")
 pytest.importorskip("pygame")  # chess_v6 imports it
 
 from pettingzoo.classic import chess_v6  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from jaxcheckers.adapters import pettingzoo as aec  # noqa: E402
 
@@ -89,7 +89,7 @@ def _ending(final: dict) -> str:
 def test_random_games_agree_with_chess_v6_step_for_step():
     ours, theirs = chess_env(), chess_v6.env()
     rng = np.random.default_rng(0)
-    endings = collections.Counter(_ending(_play_side_by_side(ours, theirs, rng)) for _ in range(6))
+    endings = collections.Counter(_ending(_play_side_by_side(ours, theirs, rng)) for _ in range(12))
     assert endings["win"] > 0 and endings["draw"] > 0, endings
 
 
@@ -126,6 +126,11 @@ def test_a_game_starts_from_a_fen():
     assert not env.observe("player_0")["action_mask"].any()
     with pytest.raises(ValueError, match="FEN|king"):
         env.reset(options={"start": "8/8/8/8/8/8/8/8 w - - 0 1"})
+
+
+def test_pettingzoo_render_test_with_the_text_modes(capsys):
+    render_test(chess_env)
+    assert "KQkq" in capsys.readouterr().out  # the human mode printed boards with their FEN
 
 
 def test_rgb_array_is_refused_until_chess_has_pictures():

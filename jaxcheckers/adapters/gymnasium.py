@@ -98,7 +98,7 @@ class LearnerState(NamedTuple):
 
     game: State
     seat: jax.Array  # int32 ()  the learner's player id
-    key: jax.Array  # key ()  split once per opponent hop
+    key: jax.Array  # key ()  split once per opponent move
 
 
 class LearnerView(NamedTuple):
@@ -263,11 +263,11 @@ def _spaces(env: Env, observation_type: str) -> tuple[spaces.Space, spaces.Discr
 
 
 class LearnerEnv(gymnasium.Env):
-    """One learner against an opponent agent in the game named by the class's `game_name`; see
-    the module docstring for rules and options. Use `CheckersEnv` or `ChessEnv`."""
+    """One learner against an opponent agent in the game named by the subclass's `game_name`;
+    see the module docstring for rules and options. Use `CheckersEnv` or `ChessEnv`."""
 
-    game_name = "checkers"
-    metadata = {"render_modes": adapter("checkers").render_modes, "render_fps": RENDER_FPS}
+    game_name: str  # an entry of `adapters.games`
+    metadata = {"render_modes": [], "render_fps": RENDER_FPS}  # each game's own in its subclass
 
     def __init__(
         self,
@@ -355,6 +355,7 @@ class CheckersEnv(LearnerEnv):
     """Checkers, one learner against an opponent agent (`jaxcheckers/Checkers-v0`)."""
 
     game_name = "checkers"
+    metadata = {"render_modes": adapter("checkers").render_modes, "render_fps": RENDER_FPS}
 
     @property
     def game(self) -> Game:
@@ -376,7 +377,7 @@ class LearnerVectorEnv(VectorEnv):
     `CheckersVectorEnv` or `ChessVectorEnv`.
     """
 
-    game_name = "checkers"
+    game_name: str  # an entry of `adapters.games`
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(
