@@ -138,7 +138,9 @@ class LearnerGame:
         """The learner's `action` where `learner_first`, then the opponent's moves while the game
         is live and not the learner's turn; the learner's rewards summed. The learner's move and
         the opponent's share one `env.step` in one loop, so the game's step (tens of seconds to
-        compile for chess) is compiled once per setting."""
+        compile for chess) is compiled once per setting. The price, under vmap only (the vector
+        env), where `cond` becomes a select: the opponent is also evaluated, and discarded, on
+        the learner's iteration: one extra opponent call a step, negligible for "random"."""
 
         def goes_on(carry) -> jax.Array:
             learner, _, first = carry
