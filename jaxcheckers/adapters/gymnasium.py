@@ -71,7 +71,7 @@ from jaxcheckers.adapters.game import Game, checked_action
 from jaxcheckers.adapters.games import GameAdapter, adapter
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
-from jaxcheckers.core import Env, State
+from jaxcheckers.core import Env, State, tree_where
 
 __all__ = [
     "LearnerEnv",
@@ -138,9 +138,7 @@ class LearnerGame:
         """The learner's `action` where `learner_first`, then the opponent's moves while the game
         is live and not the learner's turn; the learner's rewards summed. The learner's move and
         the opponent's share one `env.step` in one loop, so the game's step (tens of seconds to
-        compile for chess) is compiled once per setting. The price, under vmap only (the vector
-        env), where `cond` becomes a select: the opponent is also evaluated, and discarded, on
-        the learner's iteration: one extra opponent call a step, negligible for "random"."""
+        compile for chess) is compiled once per setting (but see `advance`'s `batched`)."""
 
         def goes_on(carry) -> jax.Array:
             learner, _, first = carry
@@ -187,14 +185,27 @@ class LearnerGame:
         restart: jax.Array,
         seat_option: jax.Array,
         fresh_key: jax.Array,
+        batched: bool = False,
     ) -> tuple[LearnerState, LearnerView]:
         """The learner's `action`, or (where `restart`) a new episode from `fresh_key`; then the
         opponent's moves until the learner is to move. One function for reset and step, so that
-        each setting compiles once."""
-        # A single env runs one branch; under vmap (the vector env) `cond` becomes a select.
+        each setting compiles once.
+
+        `batched` (static; the vector env, under vmap): a `cond` is then a select that evaluates
+        both branches, so the learner's move is played before the loop, whose every turn would
+        otherwise evaluate the opponent for nothing on the learner's move (an alpha-beta
+        opponent made the vector env twice as slow). That puts a second `env.step` in the graph,
+        which the single env, where `cond` runs one branch, does without.
+        """
         start = jax.lax.cond(restart, lambda: self._fresh(fresh_key, seat_option), lambda: learner)
-        learner, reward = self._moves(start, action, ~restart)
-        return learner, self.view(learner, reward)
+        learners_move = ~restart
+        reward = jnp.float32(0.0)
+        if batched:
+            game = tree_where(learners_move, self.env.step(start.game, action), start.game)
+            reward = jnp.where(learners_move, game.rewards[start.seat], reward)
+            start, learners_move = start._replace(game=game), jnp.bool_(False)
+        learner, more = self._moves(start, action, learners_move)
+        return learner, self.view(learner, reward + more)
 
     def autoreset_step(
         self,
@@ -209,7 +220,7 @@ class LearnerGame:
         a key folded from the finished one's.
         """
         fresh_key = jax.random.fold_in(learner.key, 1)
-        return self.advance(learner, action, needs_reset, seat_option, fresh_key)
+        return self.advance(learner, action, needs_reset, seat_option, fresh_key, batched=True)
 
     def placeholder(self) -> LearnerState:
         """A LearnerState of the right shapes, for the first `advance(..., restart=True)`."""
