@@ -13,6 +13,8 @@ import argparse
 import math
 from pathlib import Path
 
+import numpy as np
+
 __all__ = [
     "MAX_SEED",
     "positive_int",
@@ -24,6 +26,7 @@ __all__ = [
     "seed",
     "positive_int_list",
     "check_writable",
+    "checked_positive_int",
 ]
 
 MAX_SEED = 2**32 - 1  # jax.random.key takes a seed that fits 32 bits without wrapping
@@ -117,3 +120,12 @@ def check_writable(path: str | Path) -> Path:
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
     return path
+
+
+def checked_positive_int(value: object, name: str) -> int:
+    """`value` as an int if it is a positive integer (numpy's too, bools not); ValueError
+    naming `name` otherwise. For counts passed in Python rather than typed on a command line."""
+    is_integer = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if not is_integer or value < 1:
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
+    return int(value)

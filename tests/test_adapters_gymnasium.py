@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import jaxcheckers  # noqa: E402
 from jaxcheckers.adapters.game import opening  # noqa: E402
 from jaxcheckers.adapters.gymnasium import ENV_ID, CheckersEnv, CheckersVectorEnv  # noqa: E402
+from jaxcheckers.adapters.tictactoe_gym import TicTacToeVectorEnv  # noqa: E402
 from jaxcheckers.agents import random_agent  # noqa: E402
 from jaxcheckers.core import compiled_step  # noqa: E402
 
@@ -252,3 +253,14 @@ def test_async_make_vec_with_fork_is_refused_at_once():
             vector_kwargs={"context": "fork"},
             board_size=SIZE,
         )
+
+
+@pytest.mark.parametrize("vector_env", [CheckersVectorEnv, TicTacToeVectorEnv])
+@pytest.mark.parametrize("num_envs", [0, -2, 2.0, True, "3", None])
+def test_both_vector_envs_refuse_a_num_envs_that_is_not_a_positive_int(vector_env, num_envs):
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
+        vector_env(num_envs)
+
+
+def test_a_numpy_num_envs_is_taken():
+    assert TicTacToeVectorEnv(np.int64(2)).num_envs == 2

@@ -4,15 +4,18 @@ Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional 
 
 - `jaxcheckers.adapters.game`: `Game`, one game of checkers as a plain Python object, and
   `play_game` (needs jax only).
-- `jaxcheckers.adapters.pettingzoo`: `env()` / `raw_env`, a PettingZoo AEC environment with the
-  checkers_v3 interface (needs `pip install jaxcheckers[adapters]`).
-- `jaxcheckers.adapters.gymnasium`: `CheckersEnv` (one learner against an opponent agent,
-  registered as `jaxcheckers/Checkers-v0`) and `CheckersVectorEnv` (many of them batched in JAX)
-  (needs `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.pettingzoo`: `env(game=...)` / `raw_env`, a PettingZoo AEC environment
+  with the interface of PettingZoo's checkers_v3 or chess_v6 (needs
+  `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.gymnasium`: `CheckersEnv` and `ChessEnv` (one learner against an
+  opponent agent, registered as `jaxcheckers/Checkers-v0` and `jaxcheckers/Chess-v0`) and
+  `CheckersVectorEnv`, `ChessVectorEnv` (many of them batched in JAX) (needs
+  `pip install jaxcheckers[adapters]`).
+- `jaxcheckers.adapters.games`: what those adapters need to know of each game, one entry a game.
 - `jaxcheckers.adapters.tictactoe_gym`: tic-tac-toe for Gymnasium, both players in one env
   (`TicTacToeGymEnv`) or many batched in JAX (`TicTacToeVectorEnv`), registered as
   `jaxcheckers/TicTacToe-v0` (needs `pip install jaxcheckers[adapters]`).
-- `jaxcheckers.adapters.registration`: registers both Gymnasium ids without importing the envs;
+- `jaxcheckers.adapters.registration`: registers every Gymnasium id without importing the envs;
   `gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` imports it.
 - `jaxcheckers.adapters.rgb`: the boards drawn as uint8 RGB frames with numpy (`rgb_array`).
 """

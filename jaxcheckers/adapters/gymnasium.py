@@ -1,42 +1,51 @@
-"""Gymnasium environments: one learner against an opponent agent, singly or batched in JAX.
+"""Gymnasium environments: one learner against an opponent agent, singly or batched in JAX, in
+checkers or chess.
 
     import gymnasium, jaxcheckers.adapters.gymnasium    # the import registers the ids
-    env = gymnasium.make("jaxcheckers/Checkers-v0", opponent="random")
-    observation, info = env.reset(seed=0)                # info["action_mask"]: int8 (4·n²,)
-    env.unwrapped.action_masks()                         # bool (4·n²,), for MaskablePPO
+    env = gymnasium.make("jaxcheckers/Checkers-v0", opponent="random")   # or Chess-v0
+    observation, info = env.reset(seed=0)                # info["action_mask"]: int8 (A,)
+    env.unwrapped.action_masks()                         # bool (A,), for MaskablePPO
     observation, reward, terminated, truncated, info = env.step(action)
     envs = gymnasium.make_vec("jaxcheckers/Checkers-v0", num_envs=256,
                               vectorization_mode="vector_entry_point")  # CheckersVectorEnv
 
 (`gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` needs no import.)
+A is the game's number of actions: 4·n² in checkers, 4672 in chess.
 
-Rules and options: the game is `jaxcheckers.make("checkers", ...)` (American checkers, tournament
-rules, by default); its options `board_size`, `no_moves`, `forty_move_draw`, `repetition_draw` and
-`max_steps` (1000 hops, then `truncated`) are keywords of both environments. Further keywords:
+Rules and options: the game is `jaxcheckers.make("checkers", ...)` (`CheckersEnv`,
+`jaxcheckers/Checkers-v0`: American checkers, tournament rules, by default) or
+`jaxcheckers.make("chess", ...)` (`ChessEnv`, `jaxcheckers/Chess-v0`); its options are keywords
+of both environments: for checkers `board_size`, `no_moves`, `forty_move_draw`,
+`repetition_draw`, `max_steps` (1000 hops, then `truncated`); for chess `max_steps` (1000 plies),
+`insufficient_material`, `threefold_repetition`, `fifty_move_rule`, `history`. Further keywords:
 - `opponent`: a spec for `jaxcheckers.agents.make_agent` ("random", "alphabeta:3", ...) or a pure
   `act(state, key) -> action` function (default "random");
-- `learner_seat`: 0 (black, moves first), 1, or "random" (drawn at each reset, the default);
-  `reset(options={"learner_seat": s})` overrides it for one episode (single env);
-- `observation_type`: "box" (default) gives float32 (n, n, 4) planes (own men, own kings,
-  opponent men, opponent kings) in the learner's frame; "dict" gives
-  `{"observation": those planes, "action_mask": int8 (4·n²,)}`. The mask is also in
-  `info["action_mask"]` either way, and the learner's seat in `info["learner_seat"]`.
+- `learner_seat`: 0 (moves first: black in checkers, white in chess), 1, or "random" (drawn at
+  each reset, the default); `reset(options={"learner_seat": s})` overrides it for one episode
+  (single env);
+- `observation_type`: "box" (default) gives the game's observation planes as float32, in the
+  learner's frame whoever is to move: checkers (n, n, 4) (own men, own kings, opponent men,
+  opponent kings), chess (8, 8, 20) (PettingZoo's `chess_utils.get_observation` planes; (8, 8,
+  111) with history=True); "dict" gives `{"observation": those planes, "action_mask": int8
+  (A,)}`. The mask is also in `info["action_mask"]` either way, and the learner's seat in
+  `info["learner_seat"]`.
 
-Each `step` plays the learner's action (one hop: a multi-jump is several steps by the learner),
-then the opponent's hops until the learner is to move again or the game is over. The reward is the
-learner's: +1 win, −1 loss, 0 draw, at the end. A masked-out action loses the game (−1), as in
-the JAX env; an action outside `Discrete(4·n²)` raises ValueError.
+Each `step` plays the learner's action (in checkers one hop: a multi-jump is several steps by the
+learner), then the opponent's moves until the learner is to move again or the game is over. The
+reward is the learner's: +1 win, −1 loss, 0 draw, at the end. A masked-out action loses the game
+(−1), as in the JAX env; an action outside `Discrete(A)` raises ValueError.
 
-Render modes: "ansi" (the board as text), "human" (printed), "rgb_array" (uint8 (32·n, 32·n, 3),
-black at the top, for `gymnasium.wrappers.RecordVideo`).
+Render modes: "ansi" (the board as text), "human" (printed), and for checkers "rgb_array" (uint8
+(32·n, 32·n, 3), black at the top, for `gymnasium.wrappers.RecordVideo`; chess has no pictures
+yet, and `render_mode="rgb_array"` is refused).
 
 Randomness: every episode is a pure function of one JAX key (seat, then one key split per opponent
-hop); `CheckersEnv` draws it from `np_random`, so `reset(seed=s)` repeats an episode.
+move); the single env draws it from `np_random`, so `reset(seed=s)` repeats an episode.
 
-`CheckersVectorEnv` runs `num_envs` of these games under one `jax.jit` (vmap), numpy in and out,
-with Gymnasium's default NEXT_STEP autoreset: the step after a game ends resets that game and
-ignores its action (reward 0). Its infos follow `SyncVectorEnv`'s layout (`info["action_mask"]`
-is (num_envs, 4·n²) with `info["_action_mask"]` all True), and so does
+`CheckersVectorEnv` and `ChessVectorEnv` run `num_envs` of these games under one `jax.jit`
+(vmap), numpy in and out, with Gymnasium's default NEXT_STEP autoreset: the step after a game
+ends resets that game and ignores its action (reward 0). Their infos follow `SyncVectorEnv`'s
+layout (`info["action_mask"]` is (num_envs, A) with `info["_action_mask"]` all True), and so does
 `reset(options={"reset_mask": mask})`: only the games where `mask` is True restart, the others
 go on untouched (their last observation is returned again).
 
@@ -58,31 +67,45 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
-from jaxcheckers.adapters.game import Game, _env_from_options, checked_action
-from jaxcheckers.adapters.rgb import checkers_rgb
+from jaxcheckers.adapters.game import Game, checked_action
+from jaxcheckers.adapters.games import GameAdapter, adapter
 from jaxcheckers.agents import make_agent
-from jaxcheckers.checkers import Checkers, CheckersState, render, rules
-from jaxcheckers.checkers.positions import absolute_board
+from jaxcheckers.argtypes import checked_positive_int
+from jaxcheckers.core import Env, State, tree_where
 
-__all__ = ["CheckersEnv", "CheckersVectorEnv", "LearnerState", "LearnerGame", "register", "ENV_ID"]
+__all__ = [
+    "LearnerEnv",
+    "LearnerVectorEnv",
+    "CheckersEnv",
+    "CheckersVectorEnv",
+    "ChessEnv",
+    "ChessVectorEnv",
+    "LearnerState",
+    "LearnerGame",
+    "register",
+    "ENV_ID",
+    "CHESS_ID",
+]
 
 ENV_ID = registration.CHECKERS_ID
+CHESS_ID = registration.CHESS_ID
+RENDER_FPS = 2
 RANDOM_SEAT = -1  # learner_seat value: draw the seat from the episode's key
 
 
 class LearnerState(NamedTuple):
     """One learner's game: the JAX State, the learner's seat, and the key of the rest."""
 
-    game: CheckersState
+    game: State
     seat: jax.Array  # int32 ()  the learner's player id
-    key: jax.Array  # key ()  split once per opponent hop
+    key: jax.Array  # key ()  split once per opponent move
 
 
 class LearnerView(NamedTuple):
     """What the learner is shown, computed inside the jitted step."""
 
-    observation: jax.Array  # float32 (n, n, 4)  learner's frame
-    action_mask: jax.Array  # int8 (4·n²,)  all zeros once the game is over
+    observation: jax.Array  # float32 (*observation_shape)  learner's frame
+    action_mask: jax.Array  # int8 (num_actions,)  all zeros once the game is over
     reward: jax.Array  # float32 ()  the learner's reward since its last action
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()
@@ -92,14 +115,16 @@ class LearnerView(NamedTuple):
 class LearnerGame:
     """Pure functions for one learner's episode (vmap them for many), built once per setting.
 
-    `advance(learner_state, action, restart, seat_option, fresh_key)`: the learner's hop (or a new
-    episode), then the opponent's hops until it is the learner's turn; `autoreset_step` is the
-    vector env's NEXT_STEP version of it.
+    `advance(learner_state, action, restart, seat_option, fresh_key)`: the learner's move (or a
+    new episode), then the opponent's moves until it is the learner's turn; `autoreset_step` is
+    the vector env's NEXT_STEP version of it. `observe(state, player)` is the game's observation
+    as `player` sees it (`adapters.games`).
     """
 
-    def __init__(self, env: Checkers, opponent: Callable):
+    def __init__(self, env: Env, opponent: Callable, observe: Callable):
         self.env = env
         self.opponent = opponent
+        self.observe = observe
 
     def _fresh(self, key: jax.Array, seat_option: jax.Array) -> LearnerState:
         seat_key, game_key, play_key = jax.random.split(key, 3)
@@ -107,29 +132,45 @@ class LearnerGame:
         seat = jnp.where(seat_option == RANDOM_SEAT, drawn, seat_option).astype(jnp.int32)
         return LearnerState(self.env.reset(game_key), seat, play_key)
 
-    def _opponent_turns(self, learner: LearnerState) -> tuple[LearnerState, jax.Array]:
-        """Plays the opponent while the game is live and not the learner's turn."""
+    def _moves(
+        self, learner: LearnerState, action: jax.Array, learner_first: jax.Array
+    ) -> tuple[LearnerState, jax.Array]:
+        """The learner's `action` where `learner_first`, then the opponent's moves while the game
+        is live and not the learner's turn; the learner's rewards summed. The learner's move and
+        the opponent's share one `env.step` in one loop, so the game's step (tens of seconds to
+        compile for chess) is compiled once per setting (but see `advance`'s `batched`)."""
 
-        def opponent_to_move(carry) -> jax.Array:
-            game = carry[0].game
+        def goes_on(carry) -> jax.Array:
+            learner, _, first = carry
+            game = learner.game
             live = ~(game.terminated | game.truncated)
-            return live & (game.current_player != carry[0].seat)
+            return first | (live & (game.current_player != learner.seat))
 
-        def opponent_hop(carry):
-            learner, reward = carry
-            key, act_key = jax.random.split(learner.key)
-            game = self.env.step(learner.game, self.opponent(learner.game, act_key))
-            return learner._replace(game=game, key=key), reward + game.rewards[learner.seat]
+        def move(carry):
+            learner, reward, first = carry
 
-        return jax.lax.while_loop(opponent_to_move, opponent_hop, (learner, jnp.float32(0.0)))
+            def learners():
+                return jnp.asarray(action, jnp.int32), learner.key
+
+            def opponents():  # one key split per opponent move
+                key, act_key = jax.random.split(learner.key)
+                return jnp.asarray(self.opponent(learner.game, act_key), jnp.int32), key
+
+            chosen, key = jax.lax.cond(first, learners, opponents)
+            game = self.env.step(learner.game, chosen)
+            learner = learner._replace(game=game, key=key)
+            return learner, reward + game.rewards[learner.seat], jnp.bool_(False)
+
+        carry = (learner, jnp.float32(0.0), jnp.asarray(learner_first))
+        learner, reward, _ = jax.lax.while_loop(goes_on, move, carry)
+        return learner, reward
 
     def view(self, learner: LearnerState, reward: jax.Array) -> LearnerView:
         game = learner.game
         learners_turn = game.current_player == learner.seat
-        board = jnp.where(learners_turn, game.board, rules.flip(game.board))
         mask = game.legal_action_mask & learners_turn
         return LearnerView(
-            observation=rules.observation(board).astype(jnp.float32),
+            observation=self.observe(game, learner.seat).astype(jnp.float32),
             action_mask=mask.astype(jnp.int8),
             reward=reward.astype(jnp.float32),
             terminated=game.terminated,
@@ -144,22 +185,27 @@ class LearnerGame:
         restart: jax.Array,
         seat_option: jax.Array,
         fresh_key: jax.Array,
+        batched: bool = False,
     ) -> tuple[LearnerState, LearnerView]:
         """The learner's `action`, or (where `restart`) a new episode from `fresh_key`; then the
-        opponent's hops until the learner is to move. One function for reset and step, so that
-        each setting compiles once."""
+        opponent's moves until the learner is to move. One function for reset and step, so that
+        each setting compiles once.
 
-        def restarted():
-            return self._fresh(fresh_key, seat_option), jnp.float32(0.0)
-
-        def played():
-            game = self.env.step(learner.game, action)
-            return learner._replace(game=game), game.rewards[learner.seat]
-
-        # A single env runs one branch; under vmap (the vector env) `cond` becomes a select.
-        start, reward = jax.lax.cond(restart, restarted, played)
-        learner, opponent_reward = self._opponent_turns(start)
-        return learner, self.view(learner, reward + opponent_reward)
+        `batched` (static; the vector env, under vmap): a `cond` is then a select that evaluates
+        both branches, so the learner's move is played before the loop, whose every turn would
+        otherwise evaluate the opponent for nothing on the learner's move (an alpha-beta
+        opponent made the vector env twice as slow). That puts a second `env.step` in the graph,
+        which the single env, where `cond` runs one branch, does without.
+        """
+        start = jax.lax.cond(restart, lambda: self._fresh(fresh_key, seat_option), lambda: learner)
+        learners_move = ~restart
+        reward = jnp.float32(0.0)
+        if batched:
+            game = tree_where(learners_move, self.env.step(start.game, action), start.game)
+            reward = jnp.where(learners_move, game.rewards[start.seat], reward)
+            start, learners_move = start._replace(game=game), jnp.bool_(False)
+        learner, more = self._moves(start, action, learners_move)
+        return learner, self.view(learner, reward + more)
 
     def autoreset_step(
         self,
@@ -174,7 +220,7 @@ class LearnerGame:
         a key folded from the finished one's.
         """
         fresh_key = jax.random.fold_in(learner.key, 1)
-        return self.advance(learner, action, needs_reset, seat_option, fresh_key)
+        return self.advance(learner, action, needs_reset, seat_option, fresh_key, batched=True)
 
     def placeholder(self) -> LearnerState:
         """A LearnerState of the right shapes, for the first `advance(..., restart=True)`."""
@@ -185,7 +231,7 @@ _LEARNER_GAMES: dict[tuple[str, Any], LearnerGame] = {}
 _COMPILED: dict[tuple[str, Any, str], Callable] = {}
 
 
-def _learner_game(env: Checkers, opponent: str | Callable) -> LearnerGame:
+def _learner_game(env: Env, opponent: str | Callable, game: GameAdapter) -> LearnerGame:
     """The LearnerGame of one setting (cached, so its jitted functions are shared)."""
     cache_key = (repr(env), opponent)
     if cache_key not in _LEARNER_GAMES:
@@ -194,7 +240,7 @@ def _learner_game(env: Checkers, opponent: str | Callable) -> LearnerGame:
             raise ValueError(
                 f"opponent must be an agent spec or an act(state, key) function, got {opponent!r}"
             )
-        _LEARNER_GAMES[cache_key] = LearnerGame(env, act)
+        _LEARNER_GAMES[cache_key] = LearnerGame(env, act, game.observe)
     return _LEARNER_GAMES[cache_key]
 
 
@@ -217,9 +263,8 @@ def _seat_option(learner_seat: int | str) -> int:
     raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
 
 
-def _spaces(env: Checkers, observation_type: str) -> tuple[spaces.Space, spaces.Discrete]:
-    n = env.board_size
-    planes = spaces.Box(low=0.0, high=1.0, shape=(n, n, 4), dtype=np.float32)
+def _spaces(env: Env, observation_type: str) -> tuple[spaces.Space, spaces.Discrete]:
+    planes = spaces.Box(low=0.0, high=1.0, shape=env.observation_shape, dtype=np.float32)
     mask = spaces.Box(low=0, high=1, shape=(env.num_actions,), dtype=np.int8)
     if observation_type == "box":
         observation_space = planes
@@ -230,10 +275,12 @@ def _spaces(env: Checkers, observation_type: str) -> tuple[spaces.Space, spaces.
     return observation_space, spaces.Discrete(env.num_actions)
 
 
-class CheckersEnv(gymnasium.Env):
-    """One learner against an opponent agent; see the module docstring for rules and options."""
+class LearnerEnv(gymnasium.Env):
+    """One learner against an opponent agent in the game named by the subclass's `game_name`;
+    see the module docstring for rules and options. Use `CheckersEnv` or `ChessEnv`."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
+    game_name: str  # an entry of `adapters.games`
+    metadata = {"render_modes": [], "render_fps": RENDER_FPS}  # each game's own in its subclass
 
     def __init__(
         self,
@@ -248,11 +295,12 @@ class CheckersEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         registration.refuse_forked_workers()
         self.render_mode = render_mode
-        self.jax_env = _env_from_options(**options)
+        self.adapter = adapter(self.game_name)
+        self.jax_env = self.adapter.make_env(**options)
         self.observation_type = observation_type
         self.observation_space, self.action_space = _spaces(self.jax_env, observation_type)
         self._seat_option = _seat_option(learner_seat)
-        self.learner_game = _learner_game(self.jax_env, opponent)
+        self.learner_game = _learner_game(self.jax_env, opponent, self.adapter)
         self._advance = _compiled(self.learner_game, "single")
         self._learner: LearnerState | None = None
         self._over = True
@@ -293,18 +341,13 @@ class CheckersEnv(gymnasium.Env):
         return observation, reward, bool(view.terminated), bool(view.truncated), info
 
     def action_masks(self) -> np.ndarray:
-        """bool (4·n²,): the learner's legal actions now (sb3-contrib's MaskablePPO reads it)."""
+        """bool (num_actions,): the learner's legal actions now (MaskablePPO reads it)."""
         return self._mask.copy()
 
     @property
-    def jax_state(self) -> CheckersState:
+    def jax_state(self) -> State:
         """The JAX State of the current game (host arrays)."""
         return jax.device_get(self._learner.game)
-
-    @property
-    def game(self) -> Game:
-        """The current position as a `Game` (to print it, list its moves in notation, ...)."""
-        return Game.from_state(self.jax_state, self.jax_env)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -313,20 +356,41 @@ class CheckersEnv(gymnasium.Env):
         if self._learner is None:
             return None
         if self.render_mode == "rgb_array":
-            return checkers_rgb(absolute_board(self.jax_state))
-        text = render.render_text(self.jax_state)
+            return self.adapter.rgb(self.jax_state)
+        text = self.adapter.text(self.jax_state)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
 
 
-class CheckersVectorEnv(VectorEnv):
+class CheckersEnv(LearnerEnv):
+    """Checkers, one learner against an opponent agent (`jaxcheckers/Checkers-v0`)."""
+
+    game_name = "checkers"
+    metadata = {"render_modes": adapter("checkers").render_modes, "render_fps": RENDER_FPS}
+
+    @property
+    def game(self) -> Game:
+        """The current position as a `Game` (to print it, list its moves in notation, ...)."""
+        return Game.from_state(self.jax_state, self.jax_env)
+
+
+class ChessEnv(LearnerEnv):
+    """Chess, one learner against an opponent agent (`jaxcheckers/Chess-v0`)."""
+
+    game_name = "chess"
+    metadata = {"render_modes": adapter("chess").render_modes, "render_fps": RENDER_FPS}
+
+
+class LearnerVectorEnv(VectorEnv):
     """`num_envs` learners against the opponent, batched in JAX; numpy in and out.
 
-    Same options as `CheckersEnv` (the module docstring lists them); NEXT_STEP autoreset.
+    Same options as `LearnerEnv` (the module docstring lists them); NEXT_STEP autoreset. Use
+    `CheckersVectorEnv` or `ChessVectorEnv`.
     """
 
+    game_name: str  # an entry of `adapters.games`
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(
@@ -340,16 +404,13 @@ class CheckersVectorEnv(VectorEnv):
         **options,
     ):
         if render_mode is not None:
-            raise ValueError("CheckersVectorEnv does not render; use CheckersEnv to watch a game")
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        self.num_envs = int(num_envs)
+            raise ValueError(
+                f"{type(self).__name__} does not render; use the single env to watch a game"
+            )
+        self.num_envs = checked_positive_int(num_envs, "num_envs")
         self.render_mode = None
-        self.jax_env = _env_from_options(**options)
+        self.adapter = adapter(self.game_name)
+        self.jax_env = self.adapter.make_env(**options)
         self.observation_type = observation_type
         self.single_observation_space, self.single_action_space = _spaces(
             self.jax_env, observation_type
@@ -357,7 +418,7 @@ class CheckersVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seat_option = np.int32(_seat_option(learner_seat))
-        self.learner_game = _learner_game(self.jax_env, opponent)
+        self.learner_game = _learner_game(self.jax_env, opponent, self.adapter)
         self._autoreset_step = _compiled(self.learner_game, "batched")
         self._learners: LearnerState | None = None
         self._view: LearnerView | None = None  # host arrays: the last answer
@@ -417,7 +478,7 @@ class CheckersVectorEnv(VectorEnv):
         return self._answer(self._view)
 
     def action_masks(self) -> np.ndarray:
-        """bool (num_envs, 4·n²): each learner's legal actions now (for MaskablePPO)."""
+        """bool (num_envs, num_actions): each learner's legal actions now (for MaskablePPO)."""
         if self._view is None:
             return np.zeros((self.num_envs, self.jax_env.num_actions), dtype=bool)
         return self._view.action_mask.astype(bool)
@@ -438,9 +499,21 @@ class CheckersVectorEnv(VectorEnv):
         return observation, view.reward.astype(np.float64), view.terminated, view.truncated, info
 
     @property
-    def jax_state(self) -> CheckersState:
+    def jax_state(self) -> State:
         """The batched JAX State of all games (on device)."""
         return self._learners.game
+
+
+class CheckersVectorEnv(LearnerVectorEnv):
+    """Checkers: `num_envs` learners against the opponent, batched in JAX."""
+
+    game_name = "checkers"
+
+
+class ChessVectorEnv(LearnerVectorEnv):
+    """Chess: `num_envs` learners against the opponent, batched in JAX."""
+
+    game_name = "chess"
 
 
 def _reset_mask(mask: Any, num_envs: int) -> np.ndarray | None:

@@ -1,7 +1,8 @@
-"""A PettingZoo AEC environment with the interface of PettingZoo's (retired) classic checkers_v3.
+"""PettingZoo AEC environments with the interfaces of PettingZoo's classic checkers_v3 (retired)
+and chess_v6, one adapter over the games' shared State contract.
 
-    from jaxcheckers.adapters import pettingzoo as checkers
-    env = checkers.env(render_mode="ansi")          # board_size=6, no_moves="pass", ... also work
+    from jaxcheckers.adapters import pettingzoo
+    env = pettingzoo.env(game="chess", render_mode="ansi")   # game="checkers" (the default)
     env.reset(seed=0)
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
@@ -9,32 +10,51 @@
             observation["action_mask"])
         env.step(action)
 
-Rules and options: every step is `jaxcheckers.make("checkers", ...).step` (American checkers,
-tournament rules, by default), jitted once per set of options. The keyword options of `env()` /
-`raw_env` are those of the JAX environment: `board_size` (8), `no_moves` ("lose"), `forty_move_draw`
-(True), `repetition_draw` (True), `max_steps` (1000 hops, then both agents are truncated).
+Rules and options: every step is `jaxcheckers.make(game, ...).step`, jitted once per set of
+options; the keyword options of `env()` / `raw_env` are those of the JAX environment.
+- checkers (American, tournament rules, by default): `board_size` (8), `no_moves` ("lose"),
+  `forty_move_draw` (True), `repetition_draw` (True), `max_steps` (1000 hops, then both agents
+  are truncated), or a named set, `rule_set="ealt"`.
+- chess: as chess_v6 by default, `history=True` (the (8, 8, 111) stack) and `max_steps=None`
+  (chess_v6 never truncates; the fifty-move rule ends every game); the draw rules
+  `insufficient_material`, `threefold_repetition`, `fifty_move_rule` (each True).
 
-Interface, as checkers_v3 (generalised to n×n):
-- agents `player_0` (black, moves first) and `player_1`;
-- observation `{"observation": int8 (n, n, 4), "action_mask": int8 (4·n²,)}`; the planes are own
-  men, own kings, opponent men, opponent kings, in the observing agent's own frame (the board is
-  turned around for `player_1`); the mask is all zeros for the agent not to move;
-- `Discrete(4·n²)` actions: `direction · n² + square`, mover's frame (see the rules doc);
-- each hop of a multi-jump is one step, and the same agent is selected again after it;
+Interface, as the PettingZoo env named in `metadata["name"]`:
+- agents `player_0` (moves first: black in checkers, white in chess) and `player_1`;
+- observation `{"observation": ..., "action_mask": int8 (num_actions,)}`, in the observing
+  agent's own frame, whichever agent is to move. Checkers: int8 (n, n, 4) planes (own men, own
+  kings, opponent men, opponent kings; the board turned around for `player_1`). Chess: bool
+  (8, 8, 111), chess_v6's `observe` plane for plane (bool (8, 8, 20), as
+  `chess_utils.get_observation` gives them, with history=False);
+- the mask is all zeros for every agent but the selected one, who sees the moves the rules give
+  the side to move, as chess_v6 shows them: none after a checkmate, a stalemate or any checkers
+  ending, but the position's moves once a chess game ends in a claimed draw, and after an
+  illegal action (the game is over all the same: only `step(None)` is taken);
+- `Discrete(num_actions)` actions: checkers `direction · n² + square` (4·n²), chess the
+  8×8×73 AlphaZero layout (4672), both in the mover's frame (see the rules doc);
+- checkers: each hop of a multi-jump is one step, and the same agent is selected again after it;
 - rewards +1 / −1 to the winner / loser on the step that ends the game, 0 both on a draw;
-- an illegal action (masked out) ends the game, −1 for its agent and 0 for the other (PettingZoo's
-  illegal-move rule); an action outside `Discrete(4·n²)` raises ValueError instead;
-- `reset(options={"start": game})` starts from a position: a `jaxcheckers.adapters.game.Game` or a
-  `CheckersState` of the same rules (other option keys are ignored; the seed is unused, the game
-  has no chance);
-- render modes `human` (prints the board), `ansi` (returns it as text) and `rgb_array` (uint8
-  (32·n, 32·n, 3), black at the top);
-- `state()`: the global state PettingZoo defines for centralised training, int8 (n, n, 5) in the
-  absolute frame (black at the top), whoever asks: black men, black kings, white men, white
-  kings, and a plane of ones when white (`player_1`) is to move; `state_space` is its Box.
+- an illegal action (masked out) is handled by PettingZoo's own `TerminateIllegalWrapper`, as
+  PettingZoo's classic board games (chess_v6 among them) are wrapped: the game ends, −1 for its
+  agent and 0 for the other, every agent terminated and truncated, and `player_0` is selected
+  to step out first. (`raw_env` alone ends it through the JAX env instead: the same rewards,
+  terminated only.) An action outside `Discrete(num_actions)` raises ValueError, where
+  PettingZoo's `AssertOutOfBoundsWrapper` would assert;
+- `reset(options={"start": ...})` starts from a position: for checkers a
+  `jaxcheckers.adapters.game.Game` or a `CheckersState` of the same rules, for chess a FEN string
+  or a `ChessState` of this env (other option keys are ignored; the seed is unused, neither game
+  has chance);
+- render modes `human` (prints the board), `ansi` (returns it as text) and, for checkers,
+  `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess has no pictures yet);
+- checkers only, `state()`: the global state PettingZoo defines for centralised training, int8
+  (n, n, 5) in the absolute frame, whoever asks: black men, black kings, white men, white kings,
+  and a plane of ones when white (`player_1`) is to move; `state_space` is its Box. chess_v6 has
+  no `state()`, and neither has the chess env here.
 """
 
 from __future__ import annotations
+
+import functools
 
 import gymnasium
 import jax
@@ -42,74 +62,102 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.base import BaseWrapper
 
-from jaxcheckers.adapters.game import (
-    Game,
-    _env_from_options,
-    checked_action,
-    opening,
-)
-from jaxcheckers.adapters.rgb import checkers_rgb
-from jaxcheckers.checkers import CheckersState, render
-from jaxcheckers.checkers.positions import absolute_board
-from jaxcheckers.core import compiled_step
+from jaxcheckers.adapters.game import Game, checked_action
+from jaxcheckers.adapters.games import GameAdapter, adapter
+from jaxcheckers.core import State, compiled_step
 
 __all__ = ["env", "raw_env", "AGENTS"]
 
 AGENTS = ("player_0", "player_1")
+RENDER_FPS = 2  # as chess_v6
 
 
-def env(**options) -> AECEnv:
-    """The checkers AEC environment wrapped in PettingZoo's `OrderEnforcingWrapper`."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+def env(game: str = "checkers", **options) -> AECEnv:
+    """The AEC environment of `game` in PettingZoo's wrappers: illegal actions lose the game
+    (`TerminateIllegalWrapper`), out-of-range ones raise ValueError, calls in order."""
+    raw = raw_env(game=game, **options)
+    illegal_loses = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(ActionsInRange(illegal_loses))
 
 
-def _planes(board: np.ndarray, n: int) -> np.ndarray:
-    """int8 (n, n, 4) from a board in the observer's frame (+1/+2 own, −1/−2 opponent)."""
-    return (
-        np.stack([board == 1, board == 2, board == -1, board == -2], axis=-1)
-        .reshape(n, n, 4)
-        .astype(np.int8)
-    )
+class ActionsInRange(BaseWrapper):
+    """Raises ValueError for an action outside the action space, before the illegal-move wrapper
+    indexes the mask with it (where −1 would read the last entry). PettingZoo's
+    `AssertOutOfBoundsWrapper` asserts instead, and an assert vanishes under `python -O`."""
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            action = checked_action(action, self.action_space(agent).n)
+        super().step(action)
+
+
+def _moves_of_the_position(state: State) -> np.ndarray:
+    """int8 (num_actions,): the moves the rules give the side to move, even once the game has
+    ended. chess_v6 shows them to the selected agent after a drawn end (the game is over all the
+    same: only `step(None)` is taken). A game that clears its moves at the end (checkers) and a
+    checkmate or stalemate show none."""
+    rules_only = state._replace(terminated=np.False_, truncated=np.False_)
+    return np.asarray(rules_only.legal_action_mask, dtype=np.int8)
+
+
+@functools.cache
+def _compiled_observe(game: str):
+    return jax.jit(adapter(game).observe)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
     """The unwrapped AEC environment; see the module docstring for the interface and rules."""
 
-    metadata = {
+    metadata = {  # of checkers; each instance has its own game's (`metadata["name"]`)
         "render_modes": ["human", "ansi", "rgb_array"],
         "name": "checkers_v3",
         "is_parallelizable": False,
-        "render_fps": 2,
+        "render_fps": RENDER_FPS,
     }
 
-    def __init__(self, render_mode: str | None = None, **options):
+    def __init__(self, render_mode: str | None = None, *, game: str = "checkers", **options):
         super().__init__()
+        self.adapter: GameAdapter = adapter(game)
+        self.metadata = {
+            "render_modes": self.adapter.render_modes,
+            "name": self.adapter.pettingzoo_name,
+            "is_parallelizable": False,
+            "render_fps": RENDER_FPS,
+        }
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+                f"render_mode must be one of {self.metadata['render_modes']} for {game}, "
+                f"got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self.jax_env = _env_from_options(**options)
+        self.jax_env = self.adapter.make_env(**{**self.adapter.pettingzoo_defaults, **options})
         self._step_fn = compiled_step(self.jax_env)
-        n = self.jax_env.board_size
+        self._observe_fn = _compiled_observe(game)
+        num_actions = self.jax_env.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        observation_space = spaces.Dict(
+        # One space object per agent, so that each agent's sampler is seeded on its own.
+        self.observation_spaces = {agent: self._observation_space() for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
+        if self.adapter.global_state_shape is not None:
+            shape = self.adapter.global_state_shape(self.jax_env)
+            self.state_space = spaces.Box(low=0, high=1, shape=shape, dtype=np.int8)
+        self._state: State | None = None
+
+    def _observation_space(self) -> spaces.Dict:
+        planes = self.jax_env.observation_shape
+        dtype = self.adapter.observation_dtype
+        return spaces.Dict(
             {
-                "observation": spaces.Box(low=0, high=1, shape=(n, n, 4), dtype=np.int8),
+                "observation": spaces.Box(low=0, high=1, shape=planes, dtype=dtype),
                 "action_mask": spaces.Box(
                     low=0, high=1, shape=(self.jax_env.num_actions,), dtype=np.int8
                 ),
             }
         )
-        self.observation_spaces = {
-            agent: observation_space if i == 0 else _copy_space(observation_space)
-            for i, agent in enumerate(AGENTS)
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.jax_env.num_actions) for agent in AGENTS}
-        self.state_space = spaces.Box(low=0, high=1, shape=(n, n, 5), dtype=np.int8)
-        self._state: CheckersState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -118,18 +166,22 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return self.action_spaces[agent]
 
     @property
-    def jax_state(self) -> CheckersState:
+    def jax_state(self) -> State:
         """The JAX State of the game (host numpy arrays)."""
         return self._state
 
     @property
     def game(self) -> Game:
-        """The position as a `Game` (to print it, list its moves in notation, ...)."""
+        """Checkers: the position as a `Game` (to print it, list its moves in notation, ...)."""
+        if self.adapter.name != "checkers":
+            raise AttributeError(
+                f"a Game is a game of checkers; this env plays {self.adapter.name}"
+            )
         return Game.from_state(self._state, self.jax_env)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        del seed  # checkers has no chance; the seed only matters to the spaces' samplers
-        state = self._start_state((options or {}).get("start"))
+        del seed  # neither game has chance; the seed only matters to the spaces' samplers
+        state = self.adapter.start((options or {}).get("start"), self.jax_env)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,24 +189,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._skip_agent_selection = None
         self._set_state(state)
 
-    def _start_state(self, start: Game | CheckersState | None) -> CheckersState:
-        if start is None:
-            return opening(self.jax_env)
-        if isinstance(start, Game):
-            if repr(start.env) != repr(self.jax_env):
-                raise ValueError(
-                    f"options['start'] is a game of {start.env!r}, not {self.jax_env!r}"
-                )
-            return start.state
-        if not isinstance(start, CheckersState) or np.shape(start.board) != (
-            self.jax_env.board_size**2,
-        ):
-            raise ValueError(
-                "options['start'] must be a Game or an unbatched CheckersState of this env"
-            )
-        return start
-
-    def _set_state(self, state: CheckersState) -> None:
+    def _set_state(self, state: State) -> None:
         self._state = jax.device_get(state)
         over_by_rules = bool(self._state.terminated)
         cut = bool(self._state.truncated)
@@ -163,21 +198,22 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.agent_selection = AGENTS[int(self._state.current_player)]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        n = self.jax_env.board_size
-        board = np.asarray(self._state.board)
-        is_mover = AGENTS.index(agent) == int(self._state.current_player)
-        own_frame = board if is_mover else -board[::-1]
-        mask = np.asarray(self._state.legal_action_mask, dtype=np.int8)
-        if not (is_mover and agent == self.agent_selection):
-            mask = np.zeros_like(mask)
-        return {"observation": _planes(own_frame, n), "action_mask": mask}
+        player = AGENTS.index(agent)
+        planes = self._observe_fn(self._state, np.int32(player))
+        if agent == self.agent_selection:
+            mask = _moves_of_the_position(self._state)
+        else:
+            mask = np.zeros(self.jax_env.num_actions, dtype=np.int8)
+        return {
+            "observation": np.asarray(planes, dtype=self.adapter.observation_dtype),
+            "action_mask": mask,
+        }
 
     def state(self) -> np.ndarray:
-        """int8 (n, n, 5): the global state, absolute frame (see the module docstring)."""
-        board = absolute_board(self._state)
-        to_move = np.full(board.shape, int(self._state.current_player), dtype=bool)
-        planes = [board == 1, board == 2, board == -1, board == -2, to_move]
-        return np.stack(planes, axis=-1).astype(np.int8)
+        """Checkers: int8 (n, n, 5), the global state in the absolute frame (module docstring)."""
+        if self.adapter.global_state is None:
+            raise NotImplementedError(f"{self.metadata['name']} has no global state()")
+        return self.adapter.global_state(self._state)
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -203,8 +239,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.render_mode == "rgb_array":
-            return checkers_rgb(absolute_board(self._state))
-        text = render.render_text(self._state)
+            return self.adapter.rgb(self._state)
+        text = self.adapter.text(self._state)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -212,10 +248,3 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def close(self) -> None:
         """Nothing to release: the game lives in host memory and compiled functions are shared."""
-
-
-def _copy_space(space: spaces.Dict) -> spaces.Dict:
-    """A separate but equal space, so that each agent's sampler is seeded on its own."""
-    return spaces.Dict(
-        {key: spaces.Box(s.low, s.high, s.shape, s.dtype) for key, s in space.items()}
-    )

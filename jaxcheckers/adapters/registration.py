@@ -2,6 +2,7 @@
 
     import gymnasium
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
+    env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Chess-v0")
     env = gymnasium.make("jaxcheckers/TicTacToe-v0")    # once anything has imported this module
 
 Gymnasium 1.x finds third-party ids only through an import: the "module:id" form above imports
@@ -25,24 +26,26 @@ import gymnasium
 __all__ = ["register_envs", "refuse_forked_workers", "IDS"]
 
 CHECKERS_ID = "jaxcheckers/Checkers-v0"
+CHESS_ID = "jaxcheckers/Chess-v0"
 TICTACTOE_ID = "jaxcheckers/TicTacToe-v0"
-IDS = (CHECKERS_ID, TICTACTOE_ID)
+IDS = (CHECKERS_ID, CHESS_ID, TICTACTOE_ID)
+# Each id's single env and batched vector env, as "module:Class".
+ENTRY_POINTS = {
+    CHECKERS_ID: ("jaxcheckers.adapters.gymnasium", "CheckersEnv", "CheckersVectorEnv"),
+    CHESS_ID: ("jaxcheckers.adapters.gymnasium", "ChessEnv", "ChessVectorEnv"),
+    TICTACTOE_ID: ("jaxcheckers.adapters.tictactoe_gym", "TicTacToeGymEnv", "TicTacToeVectorEnv"),
+}
 
 
 def register_envs() -> None:
-    """Registers both ids, each with a single-env and a batched vector entry point."""
-    if CHECKERS_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=CHECKERS_ID,
-            entry_point="jaxcheckers.adapters.gymnasium:CheckersEnv",
-            vector_entry_point="jaxcheckers.adapters.gymnasium:CheckersVectorEnv",
-        )
-    if TICTACTOE_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=TICTACTOE_ID,
-            entry_point="jaxcheckers.adapters.tictactoe_gym:TicTacToeGymEnv",
-            vector_entry_point="jaxcheckers.adapters.tictactoe_gym:TicTacToeVectorEnv",
-        )
+    """Registers every id, each with a single-env and a batched vector entry point."""
+    for env_id, (module, single, batched) in ENTRY_POINTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point=f"{module}:{single}",
+                vector_entry_point=f"{module}:{batched}",
+            )
 
 
 FORK_MESSAGE = (

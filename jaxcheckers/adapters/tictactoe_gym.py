@@ -63,6 +63,7 @@ from gymnasium.vector.utils import batch_space
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.adapters.rgb import tictactoe_rgb
+from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
@@ -208,13 +209,7 @@ class TicTacToeVectorEnv(VectorEnv):
     ):
         if render_mode is not None:
             raise ValueError("TicTacToeVectorEnv does not render; use TicTacToeGymEnv")
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        self.num_envs = int(num_envs)
+        self.num_envs = checked_positive_int(num_envs, "num_envs")
         self.render_mode = None
         self.jax_env, start, _ = _game(size, k)
         n = self.size = self.jax_env.size
