@@ -240,19 +240,15 @@ class ChessNotation(Notation):
         movers.append(int(state.current_player))
 
     def result(self, state) -> str:
-        if not bool(state.terminated) or bool(state.truncated):
-            return "*"
-        white, black = (float(r) for r in np.asarray(state.rewards))
-        return "1-0" if white > black else "0-1" if black > white else "1/2-1/2"
+        from jaxcheckers.chess.pgn import result_text
+
+        return result_text(state)
 
     def record(self, env, start, seats, moves, movers, result: str) -> PdnGame:
-        from jaxcheckers.chess.env import START
-        from jaxcheckers.chess.fen import chess_fen
+        from jaxcheckers.chess.pgn import default_tags
 
-        tags = {"Event": "jaxcheckers play", "Site": "?", "Date": "????.??.??", "Round": "?"}
-        tags.update(White=seats[0].name, Black=seats[1].name, Result=result)
-        if chess_fen(start) != START:
-            tags.update(SetUp="1", FEN=chess_fen(start))
+        tags = default_tags(start, Event="jaxcheckers play", Result=result)
+        tags.update(White=seats[0].name, Black=seats[1].name)
         return PdnGame(tags, moves, movers, result)
 
 

@@ -37,6 +37,7 @@ from jaxcheckers.checkers.render import legal_moves, write_hop
 from jaxcheckers.core import compiled_step
 
 __all__ = [
+    "PLAYER_TAGS",
     "PdnGame",
     "game_from_actions",
     "format_game",
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+PLAYER_TAGS = ("Black", "White")  # the tags naming players 0 and 1 (black moves first)
 _MOVE = re.compile(r"^[0-9]+(?:[-x][0-9]+)+$")
 # One token of PDN text, tried in this order at each position: a tag pair (its value may hold any
 # character but an unescaped quote), a comment, the two brackets of a variation, a word (move
