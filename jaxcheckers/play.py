@@ -234,10 +234,9 @@ class ChessNotation(Notation):
         return "legal moves: " + ", ".join(f"{m.san} ({m.uci})" for m in moves)
 
     def write(self, env, moves, movers, state, action) -> None:
-        from jaxcheckers.chess.san import move_name
+        from jaxcheckers.chess.pgn import write_move
 
-        moves.append(move_name(env, state, action))
-        movers.append(int(state.current_player))
+        write_move(env, moves, movers, state, action)
 
     def result(self, state) -> str:
         from jaxcheckers.chess.pgn import result_text

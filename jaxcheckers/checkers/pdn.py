@@ -40,6 +40,7 @@ __all__ = [
     "PLAYER_TAGS",
     "PdnGame",
     "game_from_actions",
+    "replay_actions",
     "format_game",
     "format_games",
     "parse_pdn",
@@ -102,15 +103,22 @@ def default_tags(env, start_state=None, **tags: str) -> dict[str, str]:
     return out
 
 
-def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
-    """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
+def replay_actions(env, start_state, actions, write) -> tuple[list[str], list[int], object]:
+    """(moves, movers, last state): `actions` played from an unbatched start state on the host,
+    each written down by `write(moves, movers, state, action)` before it is played."""
     step = compiled_step(env)
     state = start_state
     moves: list[str] = []
     movers: list[int] = []
     for action in actions:
-        write_hop(moves, movers, state, int(action))
+        write(moves, movers, state, int(action))
         state = step(state, jnp.int32(action))
+    return moves, movers, state
+
+
+def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
+    """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
+    moves, movers, state = replay_actions(env, start_state, actions, write_hop)
     over = bool(state.terminated | state.truncated)
     result = result_text(state.rewards, bool(state.truncated)) if over else "*"
     all_tags = default_tags(env, start_state, **tags)

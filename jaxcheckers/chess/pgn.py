@@ -7,15 +7,16 @@ is player 0 and moves first, and "1-0" means white won.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from jaxcheckers.checkers.pdn import PdnGame
+from jaxcheckers.checkers.pdn import PdnGame, replay_actions
 from jaxcheckers.chess.env import START
 from jaxcheckers.chess.fen import chess_fen
 from jaxcheckers.chess.san import move_name
-from jaxcheckers.core import compiled_step
 
-__all__ = ["PLAYER_TAGS", "result_text", "default_tags", "game_from_actions"]
+__all__ = ["PLAYER_TAGS", "result_text", "default_tags", "write_move", "game_from_actions"]
 
 PLAYER_TAGS = ("White", "Black")  # the tags naming players 0 and 1
 
@@ -40,15 +41,16 @@ def default_tags(start_state, **tags: str) -> dict[str, str]:
     return out
 
 
+def write_move(env, moves: list[str], movers: list[int], state, action: int) -> None:
+    """Writes `action`, about to be played from `state`, into a record: its SAN and mover."""
+    moves.append(move_name(env, state, action))
+    movers.append(int(state.current_player))
+
+
 def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
     """The game of `actions` played from an unbatched start state (host replay, SAN moves)."""
-    step = compiled_step(env)
-    state = start_state
-    moves: list[str] = []
-    movers: list[int] = []
-    for action in actions:
-        moves.append(move_name(env, state, int(action)))
-        movers.append(int(state.current_player))
-        state = step(state, np.int32(action))
+    moves, movers, state = replay_actions(
+        env, start_state, actions, functools.partial(write_move, env)
+    )
     result = result_text(state)
     return PdnGame(default_tags(start_state, **tags, Result=result), moves, movers, result)
