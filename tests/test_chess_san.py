@@ -5,7 +5,6 @@ from __future__ import annotations
 import collections
 
 import chess
-import jax
 import numpy as np
 import pytest
 
@@ -17,14 +16,23 @@ from jaxcheckers.core import compiled_step
 ENV = jaxcheckers.make("chess")
 
 
+# Random games from the opening rarely castle queen side; from Kiwipete both sides can at once.
+STARTS = (
+    chess.STARTING_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+)
+
+
 def check_random_games(games: int, seed: int) -> collections.Counter:
-    """Every legal move of every position of `games` random games: the same moves as
-    python-chess and the same SAN. Returns how often each kind of SAN was met."""
+    """Every legal move of every position of `games` random games (from the opening and from
+    Kiwipete in turn): the same moves as python-chess and the same SAN. Returns how often each
+    kind of SAN was met."""
     step = compiled_step(ENV)
     rng = np.random.default_rng(seed)
     kinds = collections.Counter()
-    for _ in range(games):
-        state, board = ENV.reset(jax.random.key(0)), chess.Board()
+    for game in range(games):
+        fen = STARTS[game % len(STARTS)]
+        state, board = state_from_fen(fen), chess.Board(fen)
         while not bool(state.terminated | state.truncated):
             moves = san.legal_moves(ENV, state)
             expected = {move.uci(): board.san(move) for move in board.legal_moves}
@@ -38,23 +46,27 @@ def check_random_games(games: int, seed: int) -> collections.Counter:
 
 
 def _kinds(text: str, board: chess.Board, move: chess.Move) -> list[str]:
-    found = [mark for mark in ("O-O-O", "=", "+", "#") if mark in text]
+    found = [mark for mark in ("=", "+", "#") if mark in text]
+    found += [text.rstrip("+#")] if text.startswith("O-O") else []
     found += ["en passant"] if board.is_en_passant(move) else []
     piece_move = text[0] in "NBRQ"
     found += ["disambiguated"] if piece_move and len(text.rstrip("+#").replace("x", "")) > 3 else []
     return found
 
 
+KINDS = ("O-O", "O-O-O", "=", "+", "#", "en passant", "disambiguated")
+
+
 def test_san_of_every_legal_move_in_random_games():
     kinds = check_random_games(games=8, seed=0)
     # Each rule of the notation was exercised, not only plain moves.
-    assert all(kinds[k] > 0 for k in ("O-O-O", "=", "+", "#", "en passant", "disambiguated"))
+    assert all(kinds[k] > 0 for k in KINDS), kinds
 
 
 @pytest.mark.slow
 def test_san_of_every_legal_move_in_fifty_random_games():
     kinds = check_random_games(games=50, seed=1)
-    assert all(kinds[k] > 0 for k in ("O-O-O", "=", "+", "#", "en passant", "disambiguated"))
+    assert all(kinds[k] > 0 for k in KINDS), kinds
 
 
 KNIGHTS = "4k3/8/8/8/8/2N3N1/8/R3K2R w KQ - 0 1"  # knights c3 and g3 both reach e2 and e4

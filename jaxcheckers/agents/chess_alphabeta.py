@@ -41,7 +41,6 @@ __all__ = [
     "material",
     "ordered_moves",
     "search",
-    "search_value",
     "make_chess_alphabeta_agent",
 ]
 
@@ -207,11 +206,6 @@ def search(env, state, key: jax.Array, depth: int) -> Choice:
     over = state.terminated | state.truncated
     action = jnp.where(over, 0, moves.actions[pick]).astype(jnp.int32)
     return Choice(action, jnp.where(over, _over_value(state, depth), best).astype(jnp.int32))
-
-
-def search_value(env, state, depth: int) -> jax.Array:
-    """int32 (): the minimax score of `state` for its side to move, `depth` plies deep."""
-    return search(env, state, jax.random.key(0), depth).value
 
 
 def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
