@@ -82,6 +82,8 @@ KNIGHTS = "4k3/8/8/8/8/2N3N1/8/R3K2R w KQ - 0 1"  # knights c3 and g3 both reach
         ("Nge2+", "g3e2"),  # a check mark where there is no check is forgiven
         ("Rd1", "a1d1"),
         ("Kf1", "e1f1"),
+        ("kf1", "e1f1"),  # a lower-case piece letter is forgiven (not b: a pawn's file)
+        ("nce4", "c3e4"),
     ],
 )
 def test_read_move_takes_uci_and_san(typed, uci):

@@ -117,8 +117,10 @@ def read_move(env, state, text: str, moves: list[LegalMove] | None = None) -> in
     plain = _plain(typed)
     if not plain:
         raise ValueError(f"could not read {typed!r}")
+    # A lower-case piece letter is forgiven ("nf3"), but for b: "bxc3" is a pawn's capture.
+    spellings = {plain, plain[0].upper() + plain[1:] if plain[0] in "nrqk" else plain}
     for move in moves:
-        if _plain(move.san) == plain:
+        if _plain(move.san) in spellings:
             return move.action
     # Too little said: "Nd7" where two knights can go there.
     short = [m.san for m in moves if _undisambiguated(_plain(m.san)) == plain]
