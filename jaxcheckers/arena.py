@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import importlib
 import json
 import math
 import sys
@@ -295,7 +296,11 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
     )
 
 
-# -- PDN ------------------------------------------------------------
+# -- PDN / PGN ------------------------------------------------------------
+
+# The module that writes each game's records down: `game_from_actions(env, start, actions,
+# **tags)` and `PLAYER_TAGS` (the tags naming players 0 and 1). PGN and PDN share a syntax.
+RECORDERS = {"checkers": "jaxcheckers.checkers.pdn", "chess": "jaxcheckers.chess.pgn"}
 
 
 class PairMatch(NamedTuple):
@@ -338,19 +343,16 @@ def round_robin(
 
 
 def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list:
-    """The games of a recorded checkers match as PDN games (replayed on the host)."""
-    from jaxcheckers.checkers.pdn import game_from_actions
-
+    """The games of a recorded match as PDN (checkers) or PGN (chess) games, replayed on the
+    host."""
+    recorder = importlib.import_module(RECORDERS[env.id])
     games = []
     for i in range(len(match.a_score)):
-        first, second = (a, b) if match.a_plays_first[i] else (b, a)
+        players = (a, b) if match.a_plays_first[i] else (b, a)
         actions = match.actions[i, : match.length[i]]
         tags = {"Event": "jaxcheckers arena", "Round": str(first_round + i)}
-        games.append(
-            game_from_actions(
-                env, replay_start(env, match, i), actions, Black=first, White=second, **tags
-            )
-        )
+        tags.update(zip(recorder.PLAYER_TAGS, players, strict=True))
+        games.append(recorder.game_from_actions(env, replay_start(env, match, i), actions, **tags))
     return games
 
 
@@ -373,7 +375,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-steps", type=positive_int, default=None, help="env steps before a game is cut"
     )
     parser.add_argument("--batch-size", type=positive_int, default=None, help="games at once")
-    parser.add_argument("--pdn", metavar="FILE", help="save every game to FILE as PDN (checkers)")
+    parser.add_argument(
+        "--pdn", "--pgn", metavar="FILE", help="save every game to FILE (PDN; for chess, PGN)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -384,8 +388,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.pdn and args.game != "checkers":
-        print("arena: --pdn writes checkers games only", file=sys.stderr)
+    if args.pdn and args.game not in RECORDERS:
+        print(f"arena: --pdn writes {' and '.join(RECORDERS)} games only", file=sys.stderr)
         return 2
     if args.pdn:
         check_writable(args.pdn)  # before the games, not after: ValueError, one line from the CLI

@@ -1,15 +1,21 @@
-"""Checkers in the terminal: a person against an agent, two people, or two agents to watch.
+"""Checkers or chess in the terminal: a person against an agent, two people, or two agents.
 
     jaxcheckers play                                  you (black) against alphabeta:3
     jaxcheckers play --black alphabeta:3 --white human
     jaxcheckers play --black human --white human      two people at one keyboard
     jaxcheckers play --black random --white alphabeta:2 --delay 0.5
+    jaxcheckers play --game chess                     you (white) against alphabeta:2
 
 At your turn type a move in standard notation: `11-15`, a capture `15x22`, a multi-jump
 `15x22x29` (or only its ends, `15x29`, or one hop at a time), or the squares as row,col pairs:
 `2,5 3,4`. `?` lists the legal moves (the legal hops instead, where captures branch into more
 whole moves than a screen holds), `undo` takes back your last move (and the replies to it),
 `quit` ends the game. Black (player 0) moves first, down the board from squares 1–12.
+
+Chess moves are typed in SAN (`e4`, `Nf3`, `O-O`, `exd5`, `e8=Q`, `Nbd7`; the `+` or `#` may be
+left out) or UCI (`e2e4`, `e7e8n`); `?` lists them in both. White (player 0) moves first.
+Each game's notation is a `Notation` (the board, reading a move, writing one down, the record);
+the loop itself is the same for every game.
 """
 
 from __future__ import annotations
@@ -47,7 +53,22 @@ HELP = (
     "? lists the legal moves, undo takes back your move, quit ends the game"
 )
 
-__all__ = ["Seat", "Style", "board_lines", "play_in_terminal", "interpret", "add_arguments", "run"]
+CHESS_HELP = (
+    "type a move like e4, Nf3, O-O, exd5 or e8=Q (SAN) or e2e4, e7e8n (UCI); "
+    "? lists the legal moves, undo takes back your move, quit ends the game"
+)
+
+__all__ = [
+    "Seat",
+    "Style",
+    "Notation",
+    "notation_of",
+    "board_lines",
+    "play_in_terminal",
+    "interpret",
+    "add_arguments",
+    "run",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,17 +121,27 @@ def board_lines(state, style: Style = Style()) -> list[str]:
 _PAIR = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
 
 
-def interpret(text: str, state, env) -> tuple[str, list[int]]:
-    """("quit"|"help"|"undo", []) or ("move", hop actions). ValueError with a short reason."""
+def _command(text: str) -> str | None:
+    """The command `text` names ("quit", "help", "undo"), or None; ValueError if empty."""
     command = text.strip().lower()
-    if command in ("quit", "q", "exit"):
-        return "quit", []
-    if command in ("?", "help", "h", "moves"):
-        return "help", []
-    if command in ("undo", "u", "takeback"):
-        return "undo", []
     if not command:
         raise ValueError("nothing typed")
+    for name, words in (
+        ("quit", ("quit", "q", "exit")),
+        ("help", ("?", "help", "h", "moves")),
+        ("undo", ("undo", "u", "takeback")),
+    ):
+        if command in words:
+            return name
+    return None
+
+
+def interpret(text: str, state, env) -> tuple[str, list[int]]:
+    """("quit"|"help"|"undo", []) or ("move", hop actions). ValueError with a short reason."""
+    command = _command(text)
+    if command:
+        return command, []
+    command = text.strip().lower()
     notation = _pairs_to_notation(command, env.board_size) if "," in command else command
     notation = notation.replace(" ", "").replace("×", "x")
     if not re.fullmatch(r"\d+([-x]\d+)+", notation):
@@ -141,6 +172,93 @@ def _pairs_to_notation(text: str, n: int) -> str:
     return ("x" if capture else "-").join(str(square_number(r, c, n)) for r, c in squares)
 
 
+# -- each game's notation --
+
+
+class Notation:
+    """What the terminal game needs to know about one game; this one is checkers'."""
+
+    names = PLAYER_NAMES  # of players 0 and 1
+    help = HELP
+
+    def board_lines(self, state, style: Style) -> list[str]:
+        return board_lines(state, style)
+
+    def turn_start(self, state) -> bool:
+        """No move is under way (checkers: not in the middle of a capture)."""
+        return int(state.jumper) < 0
+
+    def interpret(self, text: str, state, env) -> tuple[str, list[int]]:
+        return interpret(text, state, env)
+
+    def legal_moves_text(self, env, state) -> str:
+        return legal_moves_text(env, state)
+
+    def write(self, env, moves: list[str], movers: list[int], state, action: int) -> None:
+        """Writes `action`, about to be played from `state`, into the record."""
+        write_hop(moves, movers, state, action)
+
+    def result(self, state) -> str:
+        return _result(state)
+
+    def record(self, env, start, seats, moves, movers, result: str) -> PdnGame:
+        tags = default_tags(env, start, Event="jaxcheckers play")
+        tags.update(Black=seats[0].name, White=seats[1].name, Result=result)
+        return PdnGame(tags, moves, movers, result)
+
+
+class ChessNotation(Notation):
+    """Chess: SAN or UCI typed, SAN written down; the record is PGN (PDN's twin)."""
+
+    names = ("white", "black")
+    help = CHESS_HELP
+
+    def board_lines(self, state, style: Style) -> list[str]:
+        from jaxcheckers.chess.render import render
+
+        return render(state).splitlines()
+
+    def turn_start(self, state) -> bool:
+        return True  # every chess action is a whole move
+
+    def interpret(self, text: str, state, env) -> tuple[str, list[int]]:
+        from jaxcheckers.chess.san import read_move
+
+        command = _command(text)
+        return (command, []) if command else ("move", [read_move(env, state, text)])
+
+    def legal_moves_text(self, env, state) -> str:
+        from jaxcheckers.chess.san import legal_moves
+
+        moves = sorted(legal_moves(env, state), key=lambda m: m.san)
+        return "legal moves: " + ", ".join(f"{m.san} ({m.uci})" for m in moves)
+
+    def write(self, env, moves, movers, state, action) -> None:
+        from jaxcheckers.chess.pgn import write_move
+
+        write_move(env, moves, movers, state, action)
+
+    def result(self, state) -> str:
+        from jaxcheckers.chess.pgn import result_text
+
+        return result_text(state)
+
+    def record(self, env, start, seats, moves, movers, result: str) -> PdnGame:
+        from jaxcheckers.chess.pgn import default_tags
+
+        tags = default_tags(start, Event="jaxcheckers play", Result=result)
+        tags.update(White=seats[0].name, Black=seats[1].name)
+        return PdnGame(tags, moves, movers, result)
+
+
+def notation_of(env) -> Notation:
+    """The notation of `env`'s game; ValueError for a game the terminal cannot play."""
+    notations = {"checkers": Notation, "chess": ChessNotation}
+    if env.id not in notations:
+        raise ValueError(f"{env.id} cannot be played in the terminal (checkers and chess can)")
+    return notations[env.id]()
+
+
 # -- the game loop --
 
 
@@ -160,9 +278,14 @@ def play_in_terminal(
     style: Style = Style(),
     key: jax.Array | None = None,
     delay: float = 0.0,
+    notation: Notation | None = None,
 ) -> tuple[object, PdnGame]:
-    """Plays until the game ends or a person quits. Returns the last state and the game record."""
+    """Plays until the game ends or a person quits. Returns the last state and the game record.
+
+    `notation` defaults to that of `env`'s game (`notation_of`).
+    """
     key = jax.random.key(0) if key is None else key
+    text = notation_of(env) if notation is None else notation
     step = compiled_step(env)
     acts = [None if seat.agent is None else jax.jit(seat.agent) for seat in seats]
     start = state
@@ -171,13 +294,13 @@ def play_in_terminal(
     history: list[_Snapshot] = []
 
     def show():
-        write("\n".join(board_lines(state, style)))
-        write(_status(state, seats))
+        write("\n".join(text.board_lines(state, style)))
+        write(_status(state, seats, text))
 
     show()
     while not bool(state.terminated | state.truncated):
         player = int(state.current_player)
-        turn_start = int(state.jumper) < 0
+        turn_start = text.turn_start(state)
         if acts[player] is not None:
             key, subkey = jax.random.split(key)
             try:
@@ -187,21 +310,21 @@ def play_in_terminal(
                 break
         else:
             try:
-                line = read(f"{PLAYER_NAMES[player]} ({seats[player].name})> ")
+                line = read(f"{text.names[player]} ({seats[player].name})> ")
             except (EOFError, KeyboardInterrupt):
                 write("\ngoodbye")
                 break
             try:
-                what, hops = interpret(line, state, env)
+                what, hops = text.interpret(line, state, env)
             except ValueError as error:
                 unreadable = str(error).startswith(("could not read", "nothing typed"))
-                write(f"{error}; {HELP if unreadable else '? lists the legal moves'}")
+                write(f"{error}; {text.help if unreadable else '? lists the legal moves'}")
                 continue
             if what == "quit":
                 write("game abandoned")
                 break
             if what == "help":
-                write(legal_moves_text(env, state))
+                write(text.legal_moves_text(env, state))
                 continue
             if what == "undo":
                 back = _undo(history, seats, mid_capture=not turn_start)
@@ -216,11 +339,11 @@ def play_in_terminal(
         if turn_start:
             history.append(_Snapshot(state, len(moves)))
         for action in hops:
-            write_hop(moves, movers, state, action)
+            text.write(env, moves, movers, state, action)
             state = step(state, jnp.int32(action))
-        turn_over = int(state.jumper) < 0 or bool(state.terminated | state.truncated)
+        turn_over = text.turn_start(state) or bool(state.terminated | state.truncated)
         if acts[player] is not None and turn_over:
-            write(f"{PLAYER_NAMES[player]} plays {moves[-1]}")
+            write(f"{text.names[player]} plays {moves[-1]}")
             if delay:
                 try:
                     time.sleep(delay)
@@ -230,10 +353,7 @@ def play_in_terminal(
         if turn_over or acts[player] is None:
             show()
 
-    result = _result(state)
-    tags = default_tags(env, start, Event="jaxcheckers play")
-    tags.update(Black=seats[0].name, White=seats[1].name, Result=result)
-    return state, PdnGame(tags, moves, movers, result)
+    return state, text.record(env, start, seats, moves, movers, text.result(state))
 
 
 def _undo(history: list[_Snapshot], seats, mid_capture: bool) -> _Snapshot | None:
@@ -308,22 +428,21 @@ def legal_moves_text(env, state) -> str:
     )
 
 
-def _status(state, seats) -> str:
-    if bool(state.terminated | state.truncated):
-        return (
-            "game over: "
-            + {
-                "0-1": f"black ({seats[0].name}) wins",
-                "1-0": f"white ({seats[1].name}) wins",
-                "1/2-1/2": "draw",
-                "*": "cut at the step limit",
-            }[_result(state)]
-        )
+def _status(state, seats, notation: Notation) -> str:
+    names = notation.names
+    if bool(state.truncated):
+        return "game over: cut at the step limit"
+    if bool(state.terminated):
+        rewards = np.asarray(state.rewards)
+        if rewards[0] == rewards[1]:
+            return "game over: draw"
+        winner = int(rewards[1] > rewards[0])
+        return f"game over: {names[winner]} ({seats[winner].name}) wins"
     player = int(state.current_player)
-    text = f"{PLAYER_NAMES[player]} ({seats[player].name}) to move"
-    if int(state.jumper) >= 0:
-        text += ", continuing the capture"
-    return text
+    status = f"{names[player]} ({seats[player].name}) to move"
+    if not notation.turn_start(state):
+        status += ", continuing the capture"
+    return status
 
 
 def _result(state) -> str:
@@ -339,37 +458,73 @@ def _result(state) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     choices = ", ".join([HUMAN, *AGENT_SPECS])
-    parser.add_argument("--black", default=HUMAN, help=f"who plays black ({choices})")
-    parser.add_argument("--white", default="alphabeta:3", help="who plays white (same choices)")
-    parser.add_argument("--board-size", type=positive_int, default=8)
-    parser.add_argument("--fen", help="start from this position (checkers FEN)")
+    parser.add_argument("--game", choices=("checkers", "chess"), default="checkers")
+    parser.add_argument(
+        "--black", help=f"who plays black ({choices}; default: checkers human, chess alphabeta)"
+    )
+    parser.add_argument(
+        "--white", help="who plays white (same choices; default: checkers alphabeta:3, chess human)"
+    )
+    parser.add_argument("--board-size", type=positive_int, default=None, help="checkers: n×n")
+    parser.add_argument("--fen", help="start from this position (a FEN of the game)")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
         "--delay", type=non_negative_float, default=0.0, help="seconds to pause after a move"
     )
     parser.add_argument("--ascii", action="store_true", help="letters instead of unicode pieces")
     parser.add_argument("--no-color", action="store_true", help="no colours even on a terminal")
-    parser.add_argument("--pdn", metavar="FILE", help="save the game to FILE as PDN")
+    parser.add_argument(
+        "--pdn", "--pgn", metavar="FILE", help="save the game to FILE (PDN; for chess, PGN)"
+    )
+
+
+# Who sits where unless told: a person moves first, against alpha-beta (chess searches plies,
+# checkers whole turns; these depths answer in about a second).
+DEFAULT_SEATS = {"checkers": (HUMAN, "alphabeta:3"), "chess": (HUMAN, "alphabeta:2")}
+
+
+def _env_and_start(args: argparse.Namespace):
+    if args.game == "chess":
+        if args.board_size is not None:
+            raise ValueError("chess has no --board-size")
+        from jaxcheckers.chess.fen import state_from_fen as chess_state_from_fen
+
+        env = jaxcheckers.make("chess")
+        state = chess_state_from_fen(args.fen) if args.fen else env.reset(jax.random.key(0))
+        return env, state
+    env = jaxcheckers.make("checkers", board_size=args.board_size or 8)
+    state = state_from_fen(env, args.fen) if args.fen else env.reset(jax.random.key(0))
+    return env, state
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         if args.pdn:
             check_writable(args.pdn)  # now, not after a whole game
-        env = jaxcheckers.make("checkers", board_size=args.board_size)
+        env, state = _env_and_start(args)
+        notation = notation_of(env)
+        first, second = DEFAULT_SEATS[args.game]
+        specs = (args.black, args.white)  # players 0 and 1 in checkers
+        if args.game == "chess":
+            specs = (args.white, args.black)
+        specs = (specs[0] or first, specs[1] or second)
         seats = tuple(
-            Seat(spec, None if spec == HUMAN else make_agent(spec, env))
-            for spec in (args.black, args.white)
+            Seat(spec, None if spec == HUMAN else make_agent(spec, env)) for spec in specs
         )
-        state = state_from_fen(env, args.fen) if args.fen else env.reset(jax.random.key(0))
     except (ValueError, OSError) as error:
         print(f"play: {error}", file=sys.stderr)
         return 2
     style = Style(unicode=not args.ascii, colour=sys.stdout.isatty() and not args.no_color)
     if any(seat.agent is None for seat in seats):
-        print(HELP)
+        print(notation.help)
     _, game = play_in_terminal(
-        env, seats, state, style=style, key=jax.random.key(args.seed), delay=args.delay
+        env,
+        seats,
+        state,
+        style=style,
+        key=jax.random.key(args.seed),
+        delay=args.delay,
+        notation=notation,
     )
     if args.pdn:
         try:

@@ -149,3 +149,59 @@ def test_question_mark_lists_every_whole_move_where_there_are_few():
         "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"
     }  # fmt: skip
     assert _whole_moves(ENV, OPENING).hops_stepped == 0
+
+
+# -- chess ------------------------------------------------------------------------------------
+
+
+CHESS = jaxcheckers.make("chess")
+
+
+def test_chess_between_two_people_in_san_and_uci_with_bad_input_answered():
+    from jaxcheckers.chess.fen import chess_fen
+
+    typed = ["e4", "hello", "e2e5", "e7e5", "?", "Bc4", "Nc6", "undo", "Nc6", "Qh5", "Nf6"]
+    typed += ["Qxf7"]  # the mate, typed without its #
+    out = []
+    seats = (Seat("human"), Seat("human"))
+    state, game = play_in_terminal(
+        CHESS, seats, CHESS.reset(jax.random.key(0)), read=scripted(typed), write=out.append
+    )
+    text = "\n".join(out)
+    assert "could not read 'hello'; type a move like e4" in text
+    assert "illegal move 'e2e5'" in text and "; ? lists the legal moves" in text
+    legal = next(line for line in out if line.startswith("legal moves: "))
+    assert "Nf3 (g1f3)" in legal and "Qh5 (d1h5)" in legal and legal.count("(") == 29
+    assert "taken back" in text
+    assert game.moves == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+    assert game.movers == [0, 1] * 3 + [0] and game.result == "1-0"
+    assert out[-1] == "game over: white (human) wins"
+    assert chess_fen(state).startswith("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b")
+    assert "8 r . b q k b . r" in text  # the text board, rank 8 at the top
+
+
+def test_chess_from_the_command_line_agent_mates_and_the_game_is_saved(tmp_path, monkeypatch):
+    import io
+
+    from jaxcheckers.cli import main
+
+    pgn = tmp_path / "game.pgn"
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    argv = ["play", "--game", "chess", "--white", "alphabeta:1", "--black", "random"]
+    argv += ["--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--pgn", str(pgn)]
+    assert main(argv) == 0
+    record = pgn.read_text()
+    assert '[FEN "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"]' in record
+    assert '[White "alphabeta:1"]' in record and "1. Ra8# 1-0" in record
+
+
+def test_chess_refuses_what_it_cannot_do_in_one_line(capsys):
+    from jaxcheckers.cli import main
+
+    assert main(["play", "--game", "chess", "--board-size", "6"]) == 2
+    assert main(["play", "--game", "chess", "--white", "alphabeta:9"]) == 2
+    assert main(["play", "--game", "chess", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == "play: chess has no --board-size"
+    assert lines[1].startswith("play: chess alpha-beta searches 1 to 4 plies deep, got 9")
+    assert lines[2] == "play: white has 0 kings; each side has exactly one"

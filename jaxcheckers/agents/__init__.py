@@ -18,7 +18,8 @@ __all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS", "MAX_ALPHABETA_
 
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
-    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 8)",
+    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 8; "
+    "chess: DEPTH plies, material evaluation, default 2, at most 4)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
     "ppo:pretrained the checkers policy that ships with the package",
@@ -44,10 +45,15 @@ def make_agent(spec: str, env) -> Agent:
             raise ValueError("the random agent takes no argument")
         return random_agent
     if name == "alphabeta":
-        from jaxcheckers.agents.alphabeta import DEFAULT_DEPTH, make_alphabeta_agent
-
         if argument and not (argument.isascii() and argument.isdigit()):
             raise ValueError(f"alphabeta takes a depth (a positive int), got {argument!r}")
+        if env.id == "chess":  # every chess action is a whole move: a search over env.step
+            from jaxcheckers.agents import chess_alphabeta
+
+            depth = int(argument) if argument else chess_alphabeta.DEFAULT_DEPTH
+            return chess_alphabeta.make_chess_alphabeta_agent(env, depth)
+        from jaxcheckers.agents.alphabeta import DEFAULT_DEPTH, make_alphabeta_agent
+
         depth = int(argument) if argument else DEFAULT_DEPTH
         if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
             raise ValueError(

@@ -37,8 +37,10 @@ from jaxcheckers.checkers.render import legal_moves, write_hop
 from jaxcheckers.core import compiled_step
 
 __all__ = [
+    "PLAYER_TAGS",
     "PdnGame",
     "game_from_actions",
+    "replay_actions",
     "format_game",
     "format_games",
     "parse_pdn",
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+PLAYER_TAGS = ("Black", "White")  # the tags naming players 0 and 1 (black moves first)
 _MOVE = re.compile(r"^[0-9]+(?:[-x][0-9]+)+$")
 # One token of PDN text, tried in this order at each position: a tag pair (its value may hold any
 # character but an unescaped quote), a comment, the two brackets of a variation, a word (move
@@ -100,15 +103,22 @@ def default_tags(env, start_state=None, **tags: str) -> dict[str, str]:
     return out
 
 
-def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
-    """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
+def replay_actions(env, start_state, actions, write) -> tuple[list[str], list[int], object]:
+    """(moves, movers, last state): `actions` played from an unbatched start state on the host,
+    each written down by `write(moves, movers, state, action)` before it is played."""
     step = compiled_step(env)
     state = start_state
     moves: list[str] = []
     movers: list[int] = []
     for action in actions:
-        write_hop(moves, movers, state, int(action))
+        write(moves, movers, state, int(action))
         state = step(state, jnp.int32(action))
+    return moves, movers, state
+
+
+def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
+    """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
+    moves, movers, state = replay_actions(env, start_state, actions, write_hop)
     over = bool(state.terminated | state.truncated)
     result = result_text(state.rewards, bool(state.truncated)) if over else "*"
     all_tags = default_tags(env, start_state, **tags)
