@@ -123,10 +123,17 @@ def test_an_illegal_action_loses():
     assert (reward, terminated) == (-1.0, True) and not info["action_mask"].any()
 
 
-def test_rgb_array_is_refused_until_chess_has_pictures():
-    assert "rgb_array" not in ChessEnv.metadata["render_modes"]
-    with pytest.raises(ValueError, match="render_mode"):
-        ChessEnv(render_mode="rgb_array")
+E2E4 = 2421  # PettingZoo's id of e2e4 for white: (4·8 + 1)·73 + plane 12 (two squares north)
+
+
+def test_rgb_array_draws_the_position():
+    env = ChessEnv(render_mode="rgb_array", learner_seat=0)
+    env.reset(seed=0)
+    before = env.render()
+    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    env.step(E2E4)
+    after = env.render()
+    assert after.shape == before.shape and (after != before).any()
 
 
 @pytest.mark.slow  # compiles the batched chess step (a minute or more)

@@ -133,7 +133,9 @@ def test_pettingzoo_render_test_with_the_text_modes(capsys):
     assert "KQkq" in capsys.readouterr().out  # the human mode printed boards with their FEN
 
 
-def test_rgb_array_is_refused_until_chess_has_pictures():
-    assert "rgb_array" not in chess_env().metadata["render_modes"]
-    with pytest.raises(ValueError, match="render_mode"):
-        chess_env(render_mode="rgb_array")
+def test_rgb_array_draws_the_position():
+    env = chess_env(render_mode="rgb_array")
+    env.reset(seed=0)
+    image = env.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 4  # two square colours and pieces

@@ -160,6 +160,12 @@ def _chess_text(state) -> str:
     return render(state)
 
 
+def _chess_rgb(state) -> np.ndarray:
+    from jaxcheckers.chess.pictures import position_rgb
+
+    return position_rgb(state)  # drawn by matplotlib (its font has the chess glyphs)
+
+
 def _chess_start(start, env):
     """The opening, a FEN string, or an unbatched ChessState of this env."""
     from jaxcheckers.adapters.game import opening
@@ -212,7 +218,7 @@ _ADAPTERS = {
         observe=_chess_observe,
         observation_dtype=np.bool_,
         text=_chess_text,
-        rgb=None,  # until jaxcheckers.chess has pictures: rgb_array is refused
+        rgb=_chess_rgb,
         start=_chess_start,
     ),
 }

@@ -35,9 +35,9 @@ learner), then the opponent's moves until the learner is to move again or the ga
 reward is the learner's: +1 win, −1 loss, 0 draw, at the end. A masked-out action loses the game
 (−1), as in the JAX env; an action outside `Discrete(A)` raises ValueError.
 
-Render modes: "ansi" (the board as text), "human" (printed), and for checkers "rgb_array" (uint8
-(32·n, 32·n, 3), black at the top, for `gymnasium.wrappers.RecordVideo`; chess has no pictures
-yet, and `render_mode="rgb_array"` is refused).
+Render modes: "ansi" (the board as text), "human" (printed), and "rgb_array" (uint8 (H, W, 3) for
+`gymnasium.wrappers.RecordVideo`: checkers (32·n, 32·n, 3), black at the top; chess drawn with
+matplotlib, white at the bottom).
 
 Randomness: every episode is a pure function of one JAX key (seat, then one key split per opponent
 move); the single env draws it from `np_random`, so `reset(seed=s)` repeats an episode.

@@ -45,7 +45,7 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
   or a `ChessState` of this env (other option keys are ignored; the seed is unused, neither game
   has chance);
 - render modes `human` (prints the board), `ansi` (returns it as text) and, for checkers,
-  `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess has no pictures yet);
+  `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess: drawn with matplotlib);
 - checkers only, `state()`: the global state PettingZoo defines for centralised training, int8
   (n, n, 5) in the absolute frame, whoever asks: black men, black kings, white men, white kings,
   and a plane of ones when white (`player_1`) is to move; `state_space` is its Box. chess_v6 has

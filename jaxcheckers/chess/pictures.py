@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from jaxcheckers.chess.fen import absolute_board, square_name
 
-__all__ = ["board_of", "position_svg", "save_svg", "save_png", "GLYPHS"]
+__all__ = ["board_of", "position_svg", "save_svg", "save_png", "position_rgb", "GLYPHS"]
 
 LIGHT, DARK, HIGHLIGHT = "#f0d9b5", "#b58863", "#e8c547"
 GLYPHS = dict(zip("kqrbnp", "♚♛♜♝♞♟", strict=True))  # the solid glyphs, for both colours
@@ -110,6 +112,27 @@ def save_png(
     title: str | None = None,
 ) -> None:
     """A PNG picture of a position (matplotlib; its DejaVu Sans font has the chess glyphs)."""
+    import matplotlib.pyplot as plt
+
+    figure = _figure(position, size_inches, highlight, title)
+    figure.savefig(path, dpi=dpi, bbox_inches="tight")
+    plt.close(figure)
+
+
+def position_rgb(position, *, size_inches: float = 4.0, dpi: int = 100) -> np.ndarray:
+    """uint8 (H, W, 3): the PNG's picture as an array (Gymnasium's and PettingZoo's rgb_array)."""
+    import matplotlib.pyplot as plt
+
+    figure = _figure(position, size_inches, (), None)
+    figure.subplots_adjust(0, 0, 1, 1)
+    figure.set_dpi(dpi)
+    figure.canvas.draw()
+    image = np.asarray(figure.canvas.buffer_rgba())[..., :3].copy()
+    plt.close(figure)
+    return image
+
+
+def _figure(position, size_inches: float, highlight: Sequence[str], title: str | None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -137,5 +160,4 @@ def save_png(
             glyph.set_path_effects([effects.withStroke(linewidth=1.5, foreground=outline)])
     if title:
         ax.set_title(title, fontsize=8)
-    figure.savefig(path, dpi=dpi, bbox_inches="tight")
-    plt.close(figure)
+    return figure
