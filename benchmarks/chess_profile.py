@@ -107,7 +107,8 @@ def main() -> None:
             text = compiled.as_text()
             slug = re.sub(r"\W+", "_", name.split(" (")[0]).strip("_")
             (args.hlo / f"{slug}.hlo.txt").write_text(text)
-            counts = "  fusions %d, instructions %d" % hlo_counts(text)
+            fusions, instructions = hlo_counts(text)
+            counts = f"  fusions {fusions}, instructions {instructions}"
         per_game = f"{wall * 1e9 / args.batch:8.0f} {cpu * 1e9 / args.batch:8.0f}"
         print(f"{name:50s} {wall * 1e6:10.0f} {per_game}{counts}")
 
