@@ -463,7 +463,9 @@ def _mib(size: int) -> str:
     return f"{size / KIB / KIB:,.1f} MiB"
 
 
-def plot(result: dict, path: Path) -> None:
+def plot(result: dict, path: Path, chess: dict | None = None) -> None:
+    """Steps/s against batch size; with `chess` (a chess.json, from another run), the chess
+    lines too, dotted: their figures come from that run, not from this one's turns."""
     import matplotlib
     import matplotlib.ticker
 
@@ -477,6 +479,8 @@ def plot(result: dict, path: Path) -> None:
     if result.get("openspiel"):
         axes.axhline(result["openspiel"]["steps_per_s"], color="black", linestyle="--",
                      label=f"{OPENSPIEL} (one process)")
+    if chess:
+        _plot_chess(axes, chess)
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     # 1k = 1,024 games: full numbers overlap once the sweep has every power of two up to 64k.
@@ -493,6 +497,22 @@ def plot(result: dict, path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def _plot_chess(axes, chess: dict) -> None:
+    date = chess["machine"]["date_utc"][:10]
+    lines: dict[str, list[dict]] = {}
+    for row in chess["throughput"]:
+        lines.setdefault(row["name"], []).append(row)
+    for name, rows in lines.items():
+        label = f"{name}, chess run {date}"
+        if len(rows) == 1 and rows[0]["batch_size"] == 1 and "OpenSpiel" in name:
+            axes.axhline(rows[0]["steps_per_s"], color="grey", linestyle=":",
+                         label=label + " (one process)")
+            continue
+        rows = sorted(rows, key=lambda r: r["batch_size"])
+        axes.plot([r["batch_size"] for r in rows], [r["steps_per_s"] for r in rows],
+                  marker="s", linestyle=":", label=label)
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -545,7 +565,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "throughput.json").write_text(json.dumps(result, indent=1) + "\n")
-    plot(result, args.out_dir / "throughput.png")
+    chess_json = args.out_dir / "chess.json"
+    chess = json.loads(chess_json.read_text()) if chess_json.exists() else None
+    plot(result, args.out_dir / "throughput.png", chess)
     markdown = render_markdown(result)
     (args.out_dir / "throughput.md").write_text(markdown)
     print()
