@@ -472,7 +472,7 @@ def plot(result: dict, path: Path, chess: dict | None = None) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    figure, axes = plt.subplots(figsize=(10, 4.5) if chess else (7, 4.5))
     for name, rows in result["sweep"].items():
         axes.plot([r["batch_size"] for r in rows], [r["steps_per_s"] for r in rows], marker="o",
                   label=name, linewidth=2.5 if name == OURS else 1.5)
@@ -493,7 +493,10 @@ def plot(result: dict, path: Path, chess: dict | None = None) -> None:
     axes.set_title(f"Random play with auto-reset, {result['machine']['cores']}-core "
                    f"{result['machine']['cpu']}", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8)
+    if chess:  # beside the axes: inside, it would hide the chess lines
+        axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    else:
+        axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
@@ -501,11 +504,12 @@ def plot(result: dict, path: Path, chess: dict | None = None) -> None:
 
 def _plot_chess(axes, chess: dict) -> None:
     date = chess["machine"]["date_utc"][:10]
+    load = chess["machine"]["load_average_at_start"][0]
     lines: dict[str, list[dict]] = {}
     for row in chess["throughput"]:
         lines.setdefault(row["name"], []).append(row)
     for name, rows in lines.items():
-        label = f"{name}, chess run {date}"
+        label = f"{name}, chess run {date} (load {load:.0f})"
         if len(rows) == 1 and rows[0]["batch_size"] == 1 and "OpenSpiel" in name:
             axes.axhline(rows[0]["steps_per_s"], color="grey", linestyle=":",
                          label=label + " (one process)")
