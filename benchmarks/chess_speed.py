@@ -1,18 +1,22 @@
 """Chess: random-play throughput of jaxcheckers' chess next to OpenSpiel's C++ chess and pgx's
 chess, perft(5) from the start next to python-chess and OpenSpiel, compile time and state bytes.
 
-    python -m benchmarks.chess_speed [--batch-sizes 1024 4096] [--seconds 3]
+    python -m benchmarks.chess_speed [--batch-sizes 64 256 1024 4096] [--seconds 3]
 
 Every JAX game goes through the shared harness (`benchmarks.common`): random legal actions, the
 observation read (summed) every step, auto-reset. OpenSpiel plays random legal moves from Python
-and reads `observation_tensor()` every step. Prints a table and writes results/chess.json.
+and reads `observation_tensor()` every step. All of them are compiled first, then take turns run
+by run, so that the load of the shared machine falls on each alike; the ratios are taken within
+the run, each system at its best batch size. Prints tables and writes results/chess.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
 import time
 
 import jax
@@ -20,31 +24,45 @@ import jax
 from benchmarks import common
 
 OURS = "jaxcheckers chess"
+OPENSPIEL = "OpenSpiel chess (C++, from Python)"
+PGX = "pgx chess"
 
 
-def openspiel_rate(seconds: float, seed: int = 0) -> dict:
-    import pyspiel
+class OpenSpielRun:
+    """OpenSpiel's chess played at random from Python, `observation_tensor()` read each step;
+    timed run by run, like `common.TimedRollout`, so that it can take turns with the others."""
 
-    game = pyspiel.load_game("chess")
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        for _ in range(256):
-            if state.is_terminal():
-                state = game.new_initial_state()
-                games += 1
-            state.observation_tensor()
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
-    elapsed = time.perf_counter() - start
-    return {
-        "name": "OpenSpiel chess (C++, from Python)",
-        "steps_per_s": steps / elapsed,
-        "games_ended": games,
-    }
+    def __init__(self, seconds: float, seed: int = 0):
+        import pyspiel
+
+        self.game = pyspiel.load_game("chess")
+        self.rng = random.Random(seed)
+        self.state = self.game.new_initial_state()
+        self.seconds = seconds
+        self.rates: list[float] = []
+        self.games = 0
+
+    def run(self) -> None:
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < self.seconds:
+            for _ in range(256):
+                if self.state.is_terminal():
+                    self.state = self.game.new_initial_state()
+                    self.games += 1
+                self.state.observation_tensor()
+                self.state.apply_action(self.rng.choice(self.state.legal_actions()))
+                steps += 1
+        self.rates.append(steps / (time.perf_counter() - start))
+
+    def result(self) -> dict:
+        return {
+            "name": OPENSPIEL,
+            "batch_size": 1,
+            "steps_per_s": statistics.median(self.rates),
+            "runs_steps_per_s": self.rates,
+            "games_ended": self.games,
+        }
 
 
 def python_chess_perft(depth: int) -> int:
@@ -81,11 +99,17 @@ def timed(function, *args):
     return value, time.perf_counter() - start
 
 
+def best(rows: list[dict], name: str) -> dict | None:
+    mine = [row for row in rows if row["name"] == name]
+    return max(mine, key=lambda row: row["steps_per_s"]) if mine else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1024, 4096])
-    parser.add_argument("--pgx-batch", type=int, default=1024)
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[64, 256, 1024, 4096])
+    parser.add_argument("--pgx-batch-sizes", type=int, nargs="+", default=[64, 256])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per run of each system")
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--perft-depth", type=int, default=5)
     parser.add_argument("--skip-pgx", action="store_true")
     args = parser.parse_args()
@@ -93,57 +117,102 @@ def main() -> None:
     import jaxcheckers
     from jaxcheckers.perft import perft
 
+    load_at_start = os.getloadavg()
     ours = common.jaxcheckers_game("chess", label=OURS)
     env = jaxcheckers.make("chess")
-    states = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), args.batch_sizes[0]))
+    batch = args.batch_sizes[0]
+    states = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), batch))
     compile_s = common.compile_times(
-        jax.vmap(env.step), states, jax.numpy.zeros(args.batch_sizes[0], jax.numpy.int32)
+        jax.vmap(env.step), states, jax.numpy.zeros(batch, jax.numpy.int32)
     )
     results = {
         "machine": common.machine(),
-        "compile_vmap_step": compile_s,
+        "command_args": vars(args),
+        "compile_vmap_step": {"batch_size": batch, **compile_s},
         "state_bytes": common.state_bytes(ours),
         "throughput": [],
     }
-    rollouts = [common.TimedRollout(ours, b, min_run_s=args.seconds / 3) for b in args.batch_sizes]
+    rollouts = [common.TimedRollout(ours, b, min_run_s=args.seconds) for b in args.batch_sizes]
     if not args.skip_pgx:
-        rollouts.append(
-            common.TimedRollout(
-                common.pgx_game("chess"), args.pgx_batch, min_run_s=args.seconds / 3
-            )
-        )
-    for result in common.measure_together(rollouts, runs=3):
-        results["throughput"].append(result.to_json())
-    results["throughput"].append(openspiel_rate(args.seconds))
+        pgx = common.pgx_game("chess")
+        results["pgx_state_bytes"] = common.state_bytes(pgx)["total"]
+        rollouts += [
+            common.TimedRollout(pgx, b, min_run_s=args.seconds) for b in args.pgx_batch_sizes
+        ]
+    openspiel = OpenSpielRun(args.seconds)
+    for _ in range(args.runs):  # in turns: a busy spell costs each figure about one run
+        for rollout in rollouts:
+            rollout.run()
+        openspiel.run()
+    results["throughput"] = [r.result().to_json() for r in rollouts] + [openspiel.result()]
+
+    rows = results["throughput"]
+    ours_best, pgx_best = best(rows, OURS), best(rows, PGX)
+    ratios = {"ours_best_batch": ours_best["batch_size"]}
+    ratios["vs_openspiel"] = ours_best["steps_per_s"] / openspiel.result()["steps_per_s"]
+    if pgx_best:
+        ratios["vs_pgx"] = ours_best["steps_per_s"] / pgx_best["steps_per_s"]
+    results["ratios"] = ratios
+    path = common.RESULTS_DIR / "chess.json"
+    path.write_text(json.dumps(results, indent=2, default=str))  # again with perft below
 
     depth = args.perft_depth
-    counts = {}
-    counts["jaxcheckers chess"] = timed(perft, env, depth)
-    counts["OpenSpiel chess"] = timed(openspiel_perft, depth)
-    counts["python-chess"] = timed(python_chess_perft, depth)
+    _, kernel_s = timed(perft, env, 2)  # compiles perft's kernels (the same at every depth)
+    counts = {
+        "jaxcheckers chess": timed(perft, env, depth),
+        "OpenSpiel chess": timed(openspiel_perft, depth),
+        "python-chess": timed(python_chess_perft, depth),
+    }
     results["perft"] = {
         name: {"depth": depth, "count": c, "seconds": s} for name, (c, s) in counts.items()
     }
+    results["perft"]["jaxcheckers chess"]["first_call_s (perft(2), compiling)"] = kernel_s
+    results["load_average_at_end"] = os.getloadavg()
+    results["load_average_at_start"] = load_at_start
+    results["machine"]["load_average_at_end"] = list(results["load_average_at_end"])
 
-    rows = [
-        [r["name"], r.get("batch_size", 1), common.rate(r["steps_per_s"])]
-        for r in results["throughput"]
-    ]
-    print(common.markdown_table(["system", "batch", "steps/s"], rows))
-    print()
-    print(
-        common.markdown_table(
-            ["perft", "depth", "count", "seconds"],
-            [[name, depth, c, f"{s:.1f}"] for name, (c, s) in counts.items()],
-        )
-    )
-    print(
-        f"\ncompile jit(vmap(step)): {compile_s['total_s']:.1f} s; "
-        f"state: {results['state_bytes']['total']} bytes per game"
-    )
-    path = common.RESULTS_DIR / "chess.json"
+    print(render_markdown(results))
     path.write_text(json.dumps(results, indent=2, default=str))
     print(f"wrote {path}")
+
+
+def render_markdown(results: dict) -> str:
+    """The tables of a chess.json: throughput with ratios, perft, compile and state bytes."""
+    rows = results["throughput"]
+    openspiel = best(rows, OPENSPIEL)["steps_per_s"]
+    pgx = best(rows, PGX)
+    table = [
+        [
+            r["name"],
+            f"{r['batch_size']:,}",
+            common.rate(r["steps_per_s"]),
+            f"{r['steps_per_s'] / openspiel:.1f}×",
+            f"{r['steps_per_s'] / pgx['steps_per_s']:.1f}×" if pgx else "–",
+        ]
+        for r in rows
+    ]
+    out = [
+        common.markdown_table(["system", "batch", "steps/s", "vs OpenSpiel", "vs pgx"], table),
+        "",
+    ]
+    perft_rows = [
+        [name, p["depth"], f"{p['count']:,}", f"{p['seconds']:.2f}"]
+        for name, p in results["perft"].items()
+    ]
+    out.append(common.markdown_table(["perft from the start", "depth", "count", "s"], perft_rows))
+    compile_s = results["compile_vmap_step"]
+    pgx_bytes = results.get("pgx_state_bytes")
+    out.append(
+        f"\nCompile of jit(vmap(step)) at batch {compile_s.get('batch_size', '?')}: "
+        f"{compile_s['total_s']:.1f} s wall ({compile_s['cpu_s']:.1f} s CPU); perft's kernels "
+        f"{results['perft']['jaxcheckers chess'].get('first_call_s (perft(2), compiling)', 0):.1f}"
+        f" s (perft(2), first call). State: {results['state_bytes']['total']:,} bytes per game"
+        + (f" (pgx chess: {pgx_bytes:,})." if pgx_bytes else ".")
+    )
+    start = ", ".join(f"{x:.1f}" for x in results.get("load_average_at_start", ()))
+    end = ", ".join(f"{x:.1f}" for x in results.get("load_average_at_end", ()))
+    out.append(f"Load average (1, 5, 15 min): {start} at the start, {end} at the end.")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
     .venv/bin/python -m benchmarks.throughput
     .venv/bin/python -m benchmarks.perft
-    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md
+    .venv/bin/python -m benchmarks.chess_speed
+    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md, and the plot redrawn
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import perft, throughput
+from benchmarks import chess_speed, perft, throughput
 from benchmarks.common import RESULTS_DIR, markdown_table, rate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,14 +135,55 @@ In this run, {needs}.
 """
 
 
+def chess_section(chess: dict) -> str:
+    """Issue 17's speed targets and the chess tables, from a chess.json."""
+    ratios = chess["ratios"]
+    perft_rows = chess["perft"]
+    ours_perft = perft_rows["jaxcheckers chess"]
+    depth = ours_perft["depth"]
+    rows = [
+        ["steps/s ≥ 2× OpenSpiel chess (aim 10×)", f"{ratios['vs_openspiel']:.2f}×",
+         "yes" if ratios["vs_openspiel"] >= 2 else "**no**"],
+    ]
+    if "vs_pgx" in ratios:
+        rows.append(["steps/s ≥ 30× pgx chess", f"{ratios['vs_pgx']:.1f}×",
+                     "yes" if ratios["vs_pgx"] >= 30 else "**no**"])
+    for name, p in perft_rows.items():
+        rows.append([f"perft({depth}) from the start, {name}", f"{p['seconds']:.1f} s", "timed"])
+    compile_s = chess["compile_vmap_step"]
+    rows.append(["compile of jit(vmap(step))", f"{compile_s['total_s']:.1f} s", "written down"])
+    rows.append(["state per game", f"{chess['state_bytes']['total']:,} B", "written down"])
+    args = chess.get("command_args", {})
+    command = "python -m benchmarks.chess_speed" + "".join(
+        f" --{key.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
+        for key, v in args.items() if v not in (False, None))
+    return f"""## Chess (issue 17)
+
+`{command}`: the same harness as above (random legal play, auto-reset, the observation summed
+every step), ours at each batch size, pgx chess through the same adapter, and OpenSpiel's C++
+chess from Python reading `observation_tensor()` every step, all taking turns run by run.
+Ratios: ours at its best batch (here {ratios['ours_best_batch']:,}) against each peer at its
+best.
+
+{machine_section(chess["machine"], "Machine (chess run)")}
+
+{markdown_table(["target", "measured", "met"], rows)}
+
+{chess_speed.render_markdown(chess)}
+"""
+
+
 def build(results_dir: Path) -> str:
     tp_path, pf_path = results_dir / "throughput.json", results_dir / "perft.json"
     tp = json.loads(tp_path.read_text()) if tp_path.exists() else None
     pf = json.loads(pf_path.read_text()) if pf_path.exists() else None
+    chess_path = results_dir / "chess.json"
+    chess = json.loads(chess_path.read_text()) if chess_path.exists() else None
     parts = ["# Benchmarks\n",
              "Reproduce (the bench extra: `pip install -e .[bench]`):\n\n"
              "    python -m benchmarks.throughput   # steps/s sweep, compile, memory (~5 min)\n"
              "    python -m benchmarks.perft        # move-level perft, depths 8-10 (~5 min)\n"
+             "    python -m benchmarks.chess_speed  # chess: steps/s, perft(5), compile, state\n"
              "    python -m benchmarks.report       # this file\n"]
     if tp:
         figures = tp["headline"]
@@ -165,6 +207,8 @@ def build(results_dir: Path) -> str:
     if pf:
         parts.append("## Perft\n\n" + machine_section(pf["machine"], "Machine (perft run)") + "\n")
         parts.append(perft.render_markdown(pf))
+    if chess and "ratios" in chess and "perft" in chess:
+        parts.append(chess_section(chess))
     return "\n".join(parts)
 
 
@@ -174,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args(argv)
     args.out.write_text(build(args.results_dir))
+    tp_path, chess_path = args.results_dir / "throughput.json", args.results_dir / "chess.json"
+    if tp_path.exists() and chess_path.exists():  # the plot gets the chess lines
+        throughput.plot(json.loads(tp_path.read_text()), args.results_dir / "throughput.png",
+                        json.loads(chess_path.read_text()))
     # Refresh the per-script tables too, so that they read as this version renders them.
     for name, module in (("throughput", throughput), ("perft", perft)):
         source = args.results_dir / f"{name}.json"

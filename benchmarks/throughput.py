@@ -463,20 +463,24 @@ def _mib(size: int) -> str:
     return f"{size / KIB / KIB:,.1f} MiB"
 
 
-def plot(result: dict, path: Path) -> None:
+def plot(result: dict, path: Path, chess: dict | None = None) -> None:
+    """Steps/s against batch size; with `chess` (a chess.json, from another run), the chess
+    lines too, dotted: their figures come from that run, not from this one's turns."""
     import matplotlib
     import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    figure, axes = plt.subplots(figsize=(10, 4.5) if chess else (7, 4.5))
     for name, rows in result["sweep"].items():
         axes.plot([r["batch_size"] for r in rows], [r["steps_per_s"] for r in rows], marker="o",
                   label=name, linewidth=2.5 if name == OURS else 1.5)
     if result.get("openspiel"):
         axes.axhline(result["openspiel"]["steps_per_s"], color="black", linestyle="--",
                      label=f"{OPENSPIEL} (one process)")
+    if chess:
+        _plot_chess(axes, chess)
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     # 1k = 1,024 games: full numbers overlap once the sweep has every power of two up to 64k.
@@ -489,10 +493,30 @@ def plot(result: dict, path: Path) -> None:
     axes.set_title(f"Random play with auto-reset, {result['machine']['cores']}-core "
                    f"{result['machine']['cpu']}", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8)
+    if chess:  # beside the axes: inside, it would hide the chess lines
+        axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    else:
+        axes.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def _plot_chess(axes, chess: dict) -> None:
+    date = chess["machine"]["date_utc"][:10]
+    load = chess["machine"]["load_average_at_start"][0]
+    lines: dict[str, list[dict]] = {}
+    for row in chess["throughput"]:
+        lines.setdefault(row["name"], []).append(row)
+    for name, rows in lines.items():
+        label = f"{name}, chess run {date} (load {load:.0f})"
+        if len(rows) == 1 and rows[0]["batch_size"] == 1 and "OpenSpiel" in name:
+            axes.axhline(rows[0]["steps_per_s"], color="grey", linestyle=":",
+                         label=label + " (one process)")
+            continue
+        rows = sorted(rows, key=lambda r: r["batch_size"])
+        axes.plot([r["batch_size"] for r in rows], [r["steps_per_s"] for r in rows],
+                  marker="s", linestyle=":", label=label)
 
 
 # -- the command ---------------------------------------------------------------------------------
@@ -545,7 +569,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "throughput.json").write_text(json.dumps(result, indent=1) + "\n")
-    plot(result, args.out_dir / "throughput.png")
+    chess_json = args.out_dir / "chess.json"
+    chess = json.loads(chess_json.read_text()) if chess_json.exists() else None
+    plot(result, args.out_dir / "throughput.png", chess)
     markdown = render_markdown(result)
     (args.out_dir / "throughput.md").write_text(markdown)
     print()

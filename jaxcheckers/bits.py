@@ -7,6 +7,8 @@ over every action.
 
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 
@@ -76,16 +78,41 @@ def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
     """int32 (): the index of the n-th (from 0) set bit of uint32 (W,) `words`.
 
     The word by population counts, then the bit by halving the word five times. Undefined when
-    fewer than n + 1 bits are set.
+    fewer than n + 1 bits are set. Many words (chess: 146) are searched in two levels, groups of
+    about √W words and then the words of one group: the prefix sums cost O(W) instead of O(W²).
     """
-    counts = jax.lax.population_count(words).astype(jnp.int32)
-    # Set bits in the words before each word. A masked sum over the (W, W) pairs rather than
-    # `cumsum`, which XLA on the CPU turns into a reduce-window that costs more than the rest.
-    index = jnp.arange(words.shape[0])
+    size = words.shape[0]
+    if size <= GROUPED_ABOVE:
+        return _nth_set_bit_in(words, n)
+    per_group = math.isqrt(size - 1) + 1
+    groups = -(-size // per_group)
+    grouped = jnp.pad(words, (0, groups * per_group - size)).reshape(groups, per_group)
+    counts = jax.lax.population_count(grouped).astype(jnp.int32).sum(axis=1)
+    group, before = _nth_word(counts, n)
+    # The group's words by a select per group, not a gather (a loop of scalar loads under vmap).
+    chosen = jnp.arange(groups) == group
+    words = jnp.where(chosen[:, None], grouped, jnp.uint32(0)).sum(axis=0, dtype=jnp.uint32)
+    return (group * per_group * BITS + _nth_set_bit_in(words, n - before)).astype(jnp.int32)
+
+
+GROUPED_ABOVE = 16  # words; up to this many, one level (W² prefix pairs) costs less
+
+
+def _nth_word(counts: jax.Array, n: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The entry of int32 (W,) `counts` that holds the n-th item, and the items before it."""
+    # A masked sum over the (W, W) pairs rather than `cumsum`, which XLA on the CPU turns into a
+    # reduce-window that costs more than the rest.
+    index = jnp.arange(counts.shape[0])
     before = jnp.where(index[:, None] < index, counts[:, None], 0).sum(axis=0)
-    word_index = jnp.minimum((before + counts <= n).sum(), words.shape[0] - 1)
+    found = jnp.minimum((before + counts <= n).sum(), counts.shape[0] - 1)
+    return found, before[found]
+
+
+def _nth_set_bit_in(words: jax.Array, n: jax.Array) -> jax.Array:
+    counts = jax.lax.population_count(words).astype(jnp.int32)
+    word_index, before = _nth_word(counts, n)
     word = words[word_index]
-    n = n - before[word_index]
+    n = n - before
     bit = jnp.int32(0)
     for width in (16, 8, 4, 2, 1):  # step over the low half while n lies beyond it
         low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)

@@ -14,7 +14,6 @@ import numpy as np
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_legal_actions
-from jaxcheckers.chess import tables
 
 
 @functools.cache
@@ -82,9 +81,9 @@ def record_state(record: dict, t: int, g: int) -> SimpleNamespace:
 
 
 def actions_of_bits(words: np.ndarray) -> set[int]:
-    """The action ids of plane-major packed legal moves."""
+    """The action ids of packed legal moves (action a is bit a % 32 of word a // 32)."""
     flat = np.unpackbits(np.asarray(words, "<u4").view(np.uint8), bitorder="little")
-    return {int(tables.ACTION_OF_PLANE_MAJOR[i]) for i in np.flatnonzero(flat)}
+    return {int(i) for i in np.flatnonzero(flat)}
 
 
 # -- PettingZoo's action encoding, rewritten from its description --------------------------------

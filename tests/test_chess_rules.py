@@ -192,3 +192,18 @@ def test_placement_hash_is_kept_up_to_date():
     )
     fresh = state_from_fen(chess_fen(state))
     assert np.array_equal(state.placement, fresh.placement)
+
+
+def test_action_order_is_the_plane_major_bits_permuted():
+    """`rules.action_order` moves plane-major bit `PLANE_MAJOR[a]` to bit a, for every a."""
+    from jaxcheckers.chess import tables
+
+    rng = np.random.default_rng(0)
+    words = rng.integers(0, 1 << 32, (4, 146), dtype=np.uint64).astype(np.uint32)
+    words[0] = 0xFFFFFFFF  # every move legal: no bit may be lost at a chunk's edge
+    ordered = np.asarray(jax.jit(rules.action_order)(words))
+
+    def unpacked(w):
+        return np.unpackbits(w.astype("<u4").view(np.uint8), axis=-1, bitorder="little")
+
+    assert (unpacked(ordered) == unpacked(words)[:, tables.PLANE_MAJOR]).all()

@@ -51,12 +51,13 @@ def test_the_rank_follows_the_fraction():
 
 def test_nth_set_bit_matches_numpy():
     rng = np.random.default_rng(0)
-    for words in (1, 3, 8):
+    for words in (1, 3, 8, 17, 146):  # one level, and two (above `GROUPED_ABOVE`)
         bits = rng.random(32 * words) < 0.3
         packed = (bits.reshape(words, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(1)
         packed = jnp.asarray(packed.astype(np.uint32))
-        found = [int(nth_set_bit(packed, jnp.int32(k))) for k in range(bits.sum())]
-        assert found == np.flatnonzero(bits).tolist()
+        ranks = jnp.arange(bits.sum(), dtype=jnp.int32)
+        found = jax.vmap(nth_set_bit, in_axes=(None, 0))(packed, ranks)
+        assert np.asarray(found).tolist() == np.flatnonzero(bits).tolist()
 
 
 @pytest.mark.parametrize("size", [1, 9, 31, 32, 33, 65, 144, 256, 400])

@@ -44,7 +44,9 @@ class ChessState(NamedTuple):
     truncated: jax.Array  # bool ()
     step_count: jax.Array  # int32 ()  plies played
     position: Position  # the board in the mover's frame (see `rules.Position`)
-    legal_action_bits: jax.Array  # uint32 (146,)  legal moves, plane-major (`tables`)
+    legal_action_bits: (
+        jax.Array
+    )  # uint32 (146,)  legal moves, action a as bit a % 32 of word a // 32
     in_check: jax.Array  # bool ()  the side to move is in check
     ep_legal: jax.Array  # bool ()  an en-passant capture is legal (FEN prints the square then)
     halfmove_clock: jax.Array  # int32 ()  plies since the last capture or pawn move
@@ -166,7 +168,7 @@ class Chess(Env):
             truncated=jnp.bool_(False),
             step_count=jnp.int32(0),
             position=position,
-            legal_action_bits=moves.bits,
+            legal_action_bits=rules.action_order(moves.bits),
             in_check=moves.in_check,
             ep_legal=moves.ep_legal,
             halfmove_clock=jnp.int32(halfmove_clock),
@@ -183,8 +185,7 @@ class Chess(Env):
 
     def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
-        index = jnp.asarray(tables.PLANE_MAJOR)[action]
-        return bits.bit_at(state.legal_action_bits, index) & ~over
+        return bits.bit_at(state.legal_action_bits, action) & ~over
 
     def _step(self, state: ChessState, action: jax.Array) -> ChessState:
         mover = state.current_player
@@ -194,7 +195,7 @@ class Chess(Env):
         next_state = state._replace(
             current_player=1 - mover,
             position=played.position,
-            legal_action_bits=moves.bits,
+            legal_action_bits=rules.action_order(moves.bits),
             in_check=moves.in_check,
             ep_legal=moves.ep_legal,
             halfmove_clock=jnp.where(played.zeroing, 0, state.halfmove_clock + 1),
@@ -286,7 +287,9 @@ class Chess(Env):
         same = (earlier[:, 2:] == child).all(axis=-1)
         dx, dy = t % 8 - f % 8, t // 8 - f // 8
         plane = jnp.asarray(tables.DELTA_PLANE)[jnp.clip((dy + 7) * 15 + dx + 7, 0, 224)]
-        index = jnp.clip(plane, 0, tables.NUM_PLANES - 1) * 64 + (f & 63)
+        f = f & 63
+        square = (f & 7) * 8 + (f >> 3)  # file·8 + rank, as actions number squares
+        index = square * tables.NUM_PLANES + jnp.clip(plane, 0, tables.NUM_PLANES - 1)
         word = state.legal_action_bits[index >> 5]
         legal = (plane >= 0) & (((word >> (index & 31).astype(jnp.uint32)) & 1) != 0)
         seen_twice = state.history_count >= 2
@@ -382,8 +385,6 @@ def _piece_words(position: Position) -> jax.Array:
 
 @jax.jit
 def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array) -> jax.Array:
-    """The plane-major bits unpacked into PettingZoo's action order, all False where `over`."""
+    """The packed legal actions unpacked, all False where `over`."""
     legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
-    plane_major = bits.unpack_mask(legal, tables.NUM_ACTIONS)  # (…, plane·64 + rank·8 + file)
-    grid = plane_major.reshape(*legal.shape[:-1], tables.NUM_PLANES, 8, 8)  # plane, rank, file
-    return jnp.moveaxis(grid, -3, -1).swapaxes(-3, -2).reshape(*legal.shape[:-1], -1)
+    return bits.unpack_mask(legal, tables.NUM_ACTIONS)

@@ -234,7 +234,7 @@ def chess_fen(state) -> str:
 
 def _legal(state, action: int) -> bool:
     over = bool(state.terminated) or bool(state.truncated)
-    index = int(tables.PLANE_MAJOR[action])
+    index = int(action)
     words = np.asarray(state.legal_action_bits)
     return not over and bool(words[index // 32] >> (index % 32) & 1)
 

@@ -250,6 +250,51 @@ def _legal_moves(position: Position) -> Moves:
     return Moves(bits, in_check, ep_legal, quiet.any())
 
 
+def action_order(planes: jax.Array) -> jax.Array:
+    """uint32 (…, 146): the plane-major legal moves (`Moves.bits`) in PettingZoo's action order,
+    bit a of word a // 32 (as `bits.pack_mask` packs the mask).
+
+    A bit-matrix transpose (planes × squares to squares × planes) in word operations: each
+    32 × 32 block is transposed in five rounds of masked swaps, then each square's 73-bit row is
+    laid into the stream (`tables.STREAM_*`). Unpacking this order is a shift per entry, where
+    the plane-major order made every reader of the mask (a sampler packing it again) permute
+    4,672 entries one by one.
+    """
+    batch = planes.shape[:-1]
+    words = planes.reshape(*batch, tables.NUM_PLANES, 2)  # plane, half of the board
+    padding = jnp.zeros((*batch, 96 - tables.NUM_PLANES, 2), jnp.uint32)
+    blocks = jnp.concatenate([words, padding], -2).reshape(*batch, 3, 32, 2)
+    # (part, bit, half): bit i is plane 32·part + i on square 32·half + bit
+    blocks = _transpose32(blocks)
+    rows = jnp.swapaxes(blocks, -1, -2).reshape(*batch, 3, 8, 8)  # part, rank, file
+    rows = jnp.swapaxes(rows, -1, -2).reshape(*batch, 3, 64)  # part, file·8 + rank
+    chunks = jnp.swapaxes(rows, -1, -2).reshape(*batch, 192)  # 3·(file·8 + rank) + part
+    out = jnp.zeros((*batch, tables.NUM_ACTIONS // 32), jnp.uint32)
+    for k in range(tables.STREAM_CHUNK.shape[0]):
+        chunk = chunks[..., tables.STREAM_CHUNK[k]]
+        placed = (chunk << tables.STREAM_LEFT[k]) >> tables.STREAM_RIGHT[k]
+        out = out | (placed & tables.STREAM_KEEP[k])
+    return out
+
+
+def _transpose32(a: jax.Array) -> jax.Array:
+    """uint32 (…, 32, X): each 32 × 32 bit matrix along axis −2 transposed (bit i of word b of
+    the result is bit b of word i), by swapping ever smaller blocks of bits."""
+    shape = a.shape
+    for width, low in (
+        (16, 0x0000FFFF),
+        (8, 0x00FF00FF),
+        (4, 0x0F0F0F0F),
+        (2, 0x33333333),
+        (1, 0x55555555),
+    ):
+        pairs = a.reshape(*shape[:-2], 32 // (2 * width), 2, width, shape[-1])
+        first, second = pairs[..., 0, :, :], pairs[..., 1, :, :]
+        swap = ((first >> width) ^ second) & jnp.uint32(low)  # first's high bits ⇄ second's low
+        a = jnp.stack([first ^ (swap << width), second ^ swap], axis=-3).reshape(shape)
+    return a
+
+
 def _between(a: jax.Array, b: jax.Array) -> BB:
     """The squares strictly between squares a and b on a line (empty if not on one or b ≥ 64)."""
     ax, ay, bx, by = a % 8, a // 8, b % 8, b // 8

@@ -7,8 +7,10 @@ planes 0–55 queen moves (distance − 1)·8 + direction, the directions (dx, d
 under-promotions 64 + 3·(dx + 1) + (0 knight, 1 bishop, 2 rook). A pawn reaching the last rank by
 a queen plane promotes to a queen.
 
-The legal moves are kept plane-major: bit plane·64 + square (square = rank·8 + file), so each
-plane is one bitboard of from-squares. `PLANE_MAJOR[a]` is that index of action a.
+The move generator finds the legal moves plane-major: bit plane·64 + square (square =
+rank·8 + file), so each plane is one bitboard of from-squares. `PLANE_MAJOR[a]` is that index of
+action a. The State keeps them in action order (bit a of 146 words), turned by
+`rules.action_order` with the tables at the end of this module.
 """
 
 from __future__ import annotations
@@ -67,8 +69,6 @@ TO_SQUARE, UNDER, PLANE_MAJOR, DELTA_PLANE = _build()
 FROM_SQUARE = np.array(
     [(t % 8) * 8 + t // 8 for t in np.arange(NUM_ACTIONS) // NUM_PLANES], np.int32
 )
-# Action of plane-major index i (the inverse of PLANE_MAJOR).
-ACTION_OF_PLANE_MAJOR = np.argsort(PLANE_MAJOR).astype(np.int32)
 
 
 def action_of(from_square: int, to_square: int, under: int = 0) -> int:
@@ -89,3 +89,33 @@ def action_of(from_square: int, to_square: int, under: int = 0) -> int:
         if plane < 0:
             return -1
     return (fx * 8 + fy) * NUM_PLANES + plane
+
+
+def _stream():
+    """How `rules.action_order` lays the 73-bit row of each from-square into 146 words.
+
+    Row t (t = file·8 + rank, the action's square number) is three chunks, planes 0–31, 32–63
+    and 64–72 (9 bits), at bits 73·t, +32, +64 of the action-order stream. Word j is the OR over
+    k of (chunk[STREAM_CHUNK[k, j]] << STREAM_LEFT[k, j]) >> STREAM_RIGHT[k, j], kept where
+    STREAM_KEEP[k, j]; chunk c = 3·t + part. At most three chunks meet in a word.
+    """
+    chunk = np.zeros((3, NUM_ACTIONS // 32), np.int32)
+    left = np.zeros(chunk.shape, np.uint32)
+    right = np.zeros(chunk.shape, np.uint32)
+    keep = np.zeros(chunk.shape, np.uint32)
+    used = np.zeros(chunk.shape[1], np.int32)
+    for t in range(64):
+        for part, width in enumerate((32, 32, NUM_PLANES - 64)):
+            start = NUM_PLANES * t + 32 * part
+            for j in range(start // 32, (start + width - 1) // 32 + 1):
+                k = used[j]
+                used[j] += 1
+                chunk[k, j], keep[k, j] = 3 * t + part, 0xFFFFFFFF
+                if start >= 32 * j:
+                    left[k, j] = start - 32 * j
+                else:
+                    right[k, j] = 32 * j - start
+    return chunk, left, right, keep
+
+
+STREAM_CHUNK, STREAM_LEFT, STREAM_RIGHT, STREAM_KEEP = _stream()
