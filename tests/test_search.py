@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import mctx
 import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents.search import make_recurrent_fn, search_agent, uniform_evaluator
+from jaxcheckers.agents.search import (
+    make_recurrent_fn,
+    make_root,
+    search_agent,
+    uniform_evaluator,
+)
 from jaxcheckers.checkers import positions, render
 
 CHECKERS = jaxcheckers.make("checkers")
@@ -84,3 +90,38 @@ def test_search_finds_the_forced_tictactoe_move(moves, best):
         TICTACTOE, uniform_evaluator(TICTACTOE.num_actions), None, num_simulations=128
     )
     assert int(jax.jit(agent)(state, jax.random.key(1))) == best
+
+
+def _root_search(state, num_simulations: int):
+    """mctx's Gumbel MuZero search with flat priors from `state`: its output and summary."""
+    evaluate = uniform_evaluator(TICTACTOE.num_actions)
+    states = batch(state)
+    output = mctx.gumbel_muzero_policy(
+        None,
+        jax.random.key(0),
+        make_root(evaluate, None, states),
+        make_recurrent_fn(TICTACTOE, evaluate),
+        num_simulations=num_simulations,
+        invalid_actions=~states.legal_action_mask,
+        gumbel_scale=0.0,
+    )
+    return output, output.search_tree.summary()
+
+
+def test_a_win_in_one_is_worth_one_to_the_mover_at_the_root():
+    # X (to move) completes the top row with 2.
+    output, summary = _root_search(tictactoe_after([0, 3, 1, 4]), 32)
+    assert float(summary.qvalues[0, 2]) == 1.0
+    assert int(output.action[0]) == 2
+    assert int(np.argmax(output.action_weights[0])) == 2
+
+
+def test_a_lost_position_is_worth_minus_one_to_the_mover_at_the_root():
+    # X: 0, 1, 3 threatens 2 and 6; O (to move, on 4 and 8) blocks one, and X wins at the other.
+    state = tictactoe_after([0, 4, 1, 8, 3])
+    _, summary = _root_search(state, 64)
+    visited = np.asarray(summary.visit_counts[0]) > 0
+    assert visited.sum() == int(state.legal_action_mask.sum()) == 4
+    # Each q is a mean over its visits, the first of which (before X's win was found) saw 0.
+    assert (np.asarray(summary.qvalues[0])[visited] < -0.75).all()
+    assert float(summary.value[0]) < -0.75
