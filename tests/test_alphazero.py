@@ -13,6 +13,7 @@ from jaxcheckers.training.alphazero import (
     Batch,
     loss_terms,
     make_train,
+    make_trainer,
     opening_lengths,
     record_move,
     value_targets,
@@ -20,6 +21,8 @@ from jaxcheckers.training.alphazero import (
 from jaxcheckers.training.opponents import batched_autoreset_step
 
 import jaxcheckers
+from jaxcheckers.agents import make_agent, search
+from tests.tictactoe_lines import lost_lines
 
 TICTACTOE = jaxcheckers.make("tictactoe")
 
@@ -129,8 +132,6 @@ def test_a_tiny_run_trains_under_one_jit(tiny_run):
 
 def test_the_run_changes_the_network(tiny_run):
     config, (state, _), _ = tiny_run
-    from jaxcheckers.training.alphazero import make_trainer
-
     start = make_trainer(config).init(jax.random.key(0))
     moved = jax.tree.map(lambda a, b: float(jnp.abs(a - b).max()), start.params, state.params)
     assert max(jax.tree.leaves(moved)) > 0
@@ -152,3 +153,28 @@ def test_checkers_self_play_runs():
     assert int(state.update_step) == 1
     assert state.env_state.current_player.shape == (4,)
     assert np.isfinite(np.asarray(metrics["value_loss"])).all()
+
+
+def test_every_line_helper_sees_losses_only_where_there_are_some():
+    perfect = make_agent("perfect", TICTACTOE)
+    assert lost_lines(TICTACTOE, perfect, 0)[0] == lost_lines(TICTACTOE, perfect, 1)[0] == 0
+    assert lost_lines(TICTACTOE, make_agent("random", TICTACTOE), 1)[0] > 0
+
+
+@pytest.mark.slow
+def test_the_quick_tictactoe_run_never_loses_a_line_with_search():
+    # The tic-tac-toe target: `jaxcheckers train --algo alphazero --game tictactoe` (the quick
+    # preset; a few minutes), then search with its network at 32 simulations loses no line of
+    # the game tree, in either seat, whatever the other side plays.
+    from jaxcheckers.training.config import preset
+
+    config = preset("quick", "alphazero", game="tictactoe", eval_every=0)
+    state, metrics = jax.jit(make_train(config))(jax.random.key(config.seed))
+    network = make_trainer(config).network
+    agent = search.search_agent(
+        TICTACTOE, search.network_evaluator(network.apply), state.params, num_simulations=32
+    )
+    for seat in (0, 1):
+        lost, decisions = lost_lines(TICTACTOE, agent, seat)
+        assert decisions > 50 and lost == 0, (seat, lost)
+    assert float(metrics["first_player_wins"][-1]) < 0.6  # 1.0 in the collapse

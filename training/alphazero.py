@@ -206,6 +206,7 @@ def make_trainer(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) ->
             num_simulations=config.num_simulations,
             invalid_actions=~states.legal_action_mask,
             max_num_considered_actions=config.max_num_considered_actions,
+            qtransform=search.QTRANSFORM,
         )
         random_move = states.step_count < opening
         action = jnp.where(
