@@ -12,7 +12,8 @@ updates for the CLI (`jaxcheckers train --algo alphazero`), as `ppo.make_trainer
 
 Each game opens with a few uniformly random moves (`opening_plies`): the search's policy is
 still recorded there, but their value targets are left out, since what follows a random move
-is not the policy's outcome. Devices: as PPO (`training/sharding.py`): the games sharded over
+is not the policy's outcome (without them tic-tac-toe self-play collapsed to first-player
+wins: training/README.md). Devices: as PPO (`training/sharding.py`): the games sharded over
 "data", the rest replicated, minibatches drawn from each device's own games.
 """
 

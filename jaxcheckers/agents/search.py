@@ -17,7 +17,7 @@ Every search here completes Q-values with `QTRANSFORM`: mctx's mix-value complet
 its min-max rescaling. Values and rewards already lie in [-1, 1]; rescaling would stretch the
 differences between nearly equal Q-values (a value net that says "lost" everywhere) to the full
 [0, 1] range, so that noise steers the improved policy: one half of the tic-tac-toe collapse
-that training/alphazero.py's docstring describes.
+that training/README.md describes.
 """
 
 from __future__ import annotations
