@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import mctx
 import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents.search import make_recurrent_fn, search_agent, uniform_evaluator
+from jaxcheckers.agents.search import (
+    QTRANSFORM,
+    make_recurrent_fn,
+    make_root,
+    search_agent,
+    uniform_evaluator,
+)
 from jaxcheckers.checkers import positions, render
 
 CHECKERS = jaxcheckers.make("checkers")
@@ -84,3 +91,64 @@ def test_search_finds_the_forced_tictactoe_move(moves, best):
         TICTACTOE, uniform_evaluator(TICTACTOE.num_actions), None, num_simulations=128
     )
     assert int(jax.jit(agent)(state, jax.random.key(1))) == best
+
+
+def _root_search(state, num_simulations: int):
+    """mctx's Gumbel MuZero search with flat priors from `state`: its output and summary."""
+    evaluate = uniform_evaluator(TICTACTOE.num_actions)
+    states = batch(state)
+    output = mctx.gumbel_muzero_policy(
+        None,
+        jax.random.key(0),
+        make_root(evaluate, None, states),
+        make_recurrent_fn(TICTACTOE, evaluate),
+        num_simulations=num_simulations,
+        invalid_actions=~states.legal_action_mask,
+        gumbel_scale=0.0,
+        qtransform=QTRANSFORM,
+    )
+    return output, output.search_tree.summary()
+
+
+def test_a_win_in_one_is_worth_one_to_the_mover_at_the_root():
+    # X (to move) completes the top row with 2.
+    output, summary = _root_search(tictactoe_after([0, 3, 1, 4]), 32)
+    assert float(summary.qvalues[0, 2]) == 1.0
+    assert int(output.action[0]) == 2
+    assert int(np.argmax(output.action_weights[0])) == 2
+
+
+def test_a_lost_position_is_worth_minus_one_to_the_mover_at_the_root():
+    # X: 0, 1, 3 threatens 2 and 6; O (to move, on 4 and 8) blocks one, and X wins at the other.
+    state = tictactoe_after([0, 4, 1, 8, 3])
+    _, summary = _root_search(state, 64)
+    visited = np.asarray(summary.visit_counts[0]) > 0
+    assert visited.sum() == int(state.legal_action_mask.sum()) == 4
+    # Each q is a mean over its visits, the first of which (before X's win was found) saw 0.
+    assert (np.asarray(summary.qvalues[0])[visited] < -0.5).all()
+    assert float(summary.value[0]) < -0.5
+
+
+def test_nearly_equal_values_leave_the_improved_policy_near_the_prior():
+    # The value net of the collapse: X wins from everywhere (0.95 for X to move, -0.95 for O),
+    # give or take 0.001. O's Q-values are then all about -0.95, and the search's policy must
+    # stay near the flat prior, not follow the noise (as min-max rescaled Q-values would,
+    # stretching 0.001 to the whole range).
+    def evaluate(params, states):
+        del params
+        noise = 0.001 * jnp.sin(states.board.astype(jnp.float32) @ jnp.arange(1.0, 10.0))
+        value = jnp.where(states.current_player == 0, 0.95, -0.95) + noise
+        return jnp.zeros((states.board.shape[0], 9)), value
+
+    states = batch(tictactoe_after([4]))
+    output = mctx.gumbel_muzero_policy(
+        None,
+        jax.random.key(0),
+        make_root(evaluate, None, states),
+        make_recurrent_fn(TICTACTOE, evaluate),
+        num_simulations=32,
+        invalid_actions=~states.legal_action_mask,
+        qtransform=QTRANSFORM,
+    )
+    weights = np.asarray(output.action_weights[0])[np.asarray(states.legal_action_mask[0])]
+    assert weights.max() / weights.min() < 1.1

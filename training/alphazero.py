@@ -7,77 +7,60 @@ One `jit` holds the whole run, as in the PPO trainer: a `lax.scan` over updates,
 `rollout_length` batched self-play moves, every move chosen by `mctx.gumbel_muzero_policy` with
 the env's own `step` as the model (`jaxcheckers.agents.search`), then `num_epochs` x
 `num_minibatches` gradient steps on the search's improved policy (cross-entropy) and on the
-game results (squared error). The batch of games is sharded over the devices of `mesh`.
+game results (squared error). `make_trainer` exposes init, one update and a jitted chunk of
+updates for the CLI (`jaxcheckers train --algo alphazero`), as `ppo.make_trainer` does.
+
+Each game opens with a few uniformly random moves (`opening_plies`): the search's policy is
+still recorded there, but their value targets are left out, since what follows a random move
+is not the policy's outcome (without them tic-tac-toe self-play collapsed to first-player
+wins: training/README.md). Devices: as PPO (`training/sharding.py`): the games sharded over
+"data", the rest replicated, minibatches drawn from each device's own games.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import mctx
 import optax
-from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from jax.sharding import Mesh
+from jaxcheckers.training.config import AlphaZeroConfig
 from jaxcheckers.training.opponents import batched_autoreset_step
-from jaxcheckers.training.ppo import DATA_AXIS, data_mesh
+from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
 
 import jaxcheckers
 from jaxcheckers.agents import search
-from jaxcheckers.agents.networks import make_network, masked_logits
+from jaxcheckers.agents.networks import make_network, masked_entropy, masked_logits
 from jaxcheckers.agents.policy import network_options
+from jaxcheckers.agents.random import random_legal_actions
 
-__all__ = ["AlphaZeroConfig", "TrainState", "make_train", "make_trainer", "value_targets"]
-
-
-@dataclass(frozen=True)
-class AlphaZeroConfig:
-    game: str = "checkers"  # a name for jaxcheckers.make
-    env_options: dict[str, Any] = field(default_factory=dict)
-    num_envs: int = 64  # games played in parallel, one search tree each
-    rollout_length: int = 32  # self-play moves per game between two updates
-    total_steps: int = 1_000_000  # self-play moves in all
-    num_simulations: int = 32  # per move
-    max_num_considered_actions: int = 16  # Gumbel MuZero's root candidates
-    num_epochs: int = 2
-    num_minibatches: int = 4
-    learning_rate: float = 1e-3
-    value_coef: float = 1.0
-    max_grad_norm: float = 1.0
-    network: str = "mlp"
-    hidden_sizes: tuple[int, ...] = (256, 256)
-    conv_channels: int = 64
-    conv_blocks: int = 4
-    seed: int = 0
-
-    def __post_init__(self):
-        for name in ("num_envs", "rollout_length", "total_steps", "num_simulations", "num_epochs"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
-        if self.num_envs % self.num_minibatches:
-            raise ValueError("num_minibatches must divide num_envs")
-
-    @property
-    def steps_per_update(self) -> int:
-        return self.num_envs * self.rollout_length
-
-    @property
-    def num_updates(self) -> int:
-        return max(1, self.total_steps // self.steps_per_update)
-
-    def replace(self, **changes: Any) -> AlphaZeroConfig:
-        return dataclasses.replace(self, **changes)
+__all__ = [
+    "AlphaZeroConfig",
+    "TrainState",
+    "Trainer",
+    "Sample",
+    "make_train",
+    "make_trainer",
+    "value_targets",
+    "record_move",
+    "opening_lengths",
+    "loss_terms",
+]
 
 
 class TrainState(NamedTuple):
-    params: Any
-    opt_state: Any
-    env_state: Any  # the batch of games [num_envs, ...]
-    key: jax.Array
-    update_step: jax.Array  # int32 ()
+    params: Any  # network parameters (replicated)
+    opt_state: Any  # optax state (replicated)
+    env_state: Any  # the batch of games [num_envs, ...] (sharded over "data")
+    opening: jax.Array  # int32 [num_envs]  random moves that open each game in progress (sharded)
+    key: jax.Array  # PRNG key: the rest of the run's randomness
+    update_step: jax.Array  # int32 ()  updates done
+
+
+GAME_FIELDS = ("env_state", "opening")  # TrainState's fields sharded over the devices
 
 
 class Sample(NamedTuple):
@@ -86,10 +69,32 @@ class Sample(NamedTuple):
     observation: jax.Array  # [B, *obs]  mover's frame
     legal_action_mask: jax.Array  # bool [B, A]
     policy_target: jax.Array  # float32 [B, A]  the search's improved policy
+    value_weight: jax.Array  # float32 [B]  0 where the move was a random opening move, else 1
     reward: jax.Array  # float32 [B]  to the mover
     same_mover_next: jax.Array  # bool [B]  the mover moves again (a capture goes on)
     ended: jax.Array  # bool [B]  the game ended with this move (terminated or truncated)
-    first_player_reward: jax.Array  # float32 [B]  player 0's reward where a game ended
+    truncated: jax.Array  # bool [B]  ... by the step limit
+    game_length: jax.Array  # int32 [B]  steps of the game that ended here (else 0)
+    first_player_reward: jax.Array  # float32 [B]  player 0's reward where a game ended (else 0)
+
+
+def record_move(states, random_move: jax.Array, policy_target: jax.Array, final) -> Sample:
+    """What a batch of moves from `states` [B] to `final` (the plain `env.step` results, before
+    any auto-reset) leaves for training."""
+    mover = states.current_player
+    ended = final.terminated | final.truncated
+    return Sample(
+        observation=states.observation,
+        legal_action_mask=states.legal_action_mask,
+        policy_target=policy_target,
+        value_weight=jnp.where(random_move, 0.0, 1.0),
+        reward=jnp.take_along_axis(final.rewards, mover[:, None], axis=1)[:, 0],
+        same_mover_next=final.current_player == mover,
+        ended=ended,
+        truncated=final.truncated,
+        game_length=jnp.where(ended, final.step_count, 0),
+        first_player_reward=jnp.where(ended, final.rewards[:, 0], 0.0),
+    )
 
 
 def value_targets(
@@ -112,39 +117,88 @@ def value_targets(
     return z
 
 
+def opening_lengths(
+    key: jax.Array, started: jax.Array, current: jax.Array, opening_plies: int
+) -> jax.Array:
+    """int32 [B]: a fresh number of random opening moves, uniform in 0..opening_plies, for the
+    games that `started` (bool [B]); the others keep `current`."""
+    fresh = jax.random.randint(key, current.shape, 0, opening_plies + 1, dtype=jnp.int32)
+    return jnp.where(started, fresh, current)
+
+
+class Batch(NamedTuple):
+    """Self-play moves to learn from, [N, ...] (or [T, B, ...] before the minibatches)."""
+
+    observation: jax.Array
+    legal_action_mask: jax.Array  # bool
+    policy_target: jax.Array  # float32 [..., A]
+    value_target: jax.Array  # float32
+    value_weight: jax.Array  # float32
+
+
+def loss_terms(params, apply: Callable, batch: Batch, value_coef: float):
+    """(total, (policy, value, entropy)): cross-entropy to the search's policy over the legal
+    actions, squared error to the outcome (weighted: random opening moves count 0), and the
+    network policy's entropy (reported, not optimised)."""
+    logits, value = apply(params, batch.observation)
+    log_policy = jax.nn.log_softmax(masked_logits(logits, batch.legal_action_mask), axis=-1)
+    legal_log_policy = jnp.where(batch.legal_action_mask, log_policy, 0.0)
+    policy_loss = -(batch.policy_target * legal_log_policy).sum(-1).mean()
+    weight = batch.value_weight
+    squared = weight * (value - batch.value_target) ** 2
+    value_loss = squared.sum() / jnp.maximum(weight.sum(), 1.0)
+    entropy = masked_entropy(logits, batch.legal_action_mask).mean()
+    return policy_loss + value_coef * value_loss, (policy_loss, value_loss, entropy)
+
+
 class Trainer(NamedTuple):
     config: AlphaZeroConfig
     env: Any
     network: Any
+    mesh: Mesh
     init: Callable  # key -> TrainState
-    update: Callable  # TrainState -> (TrainState, metrics)
+    update: Callable  # TrainState -> (TrainState, metrics)   (not jitted)
+    run_updates: Callable  # (TrainState, n) -> (TrainState, metrics stacked [n])   (jitted)
 
 
 def make_trainer(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) -> Trainer:
+    """The trainer's pieces for `config` on `env` (default: the config's game) over `mesh`."""
     env = jaxcheckers.make(config.game, **config.env_options) if env is None else env
     mesh = data_mesh() if mesh is None else mesh
-    if config.num_envs % mesh.devices.size:
-        raise ValueError(f"num_envs ({config.num_envs}) must divide over {mesh.devices.size}")
+    num_devices = mesh.devices.size
+    if config.num_envs % num_devices:
+        raise ValueError(f"num_envs ({config.num_envs}) must divide over {num_devices} devices")
+    if (config.num_envs // num_devices) % config.num_minibatches:
+        raise ValueError("num_minibatches must divide the games on each device")
     network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
     evaluate = search.network_evaluator(network.apply)
     recurrent_fn = search.make_recurrent_fn(env, evaluate)
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
     )
-    sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
+    layout = Layout(mesh)
+    shard = layout.shard
 
-    def shard(tree):
-        return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, sharding), tree)
+    def replicate_all_but_games(state: TrainState) -> TrainState:
+        return layout.replicate_all_but(state, GAME_FIELDS)
 
     def init(key: jax.Array) -> TrainState:
-        net_key, env_key, key = jax.random.split(key, 3)
+        net_key, env_key, opening_key, key = jax.random.split(key, 4)
         states = jax.vmap(env.reset)(jax.random.split(env_key, config.num_envs))
         params = network.init(net_key, states.observation[:1])
-        return TrainState(params, optimizer.init(params), shard(states), key, jnp.int32(0))
+        every_game = jnp.ones(config.num_envs, bool)
+        opening = opening_lengths(
+            opening_key, every_game, jnp.zeros(config.num_envs, jnp.int32), config.opening_plies
+        )
+        return replicate_all_but_games(
+            TrainState(
+                params, optimizer.init(params), shard(states), shard(opening), key, jnp.int32(0)
+            )
+        )
 
     def self_play_move(params, carry, _):
-        states, key = carry
-        key, search_key, step_key = jax.random.split(key, 3)
+        states, opening, key = carry
+        key, search_key, random_key, step_key, opening_key = jax.random.split(key, 5)
         policy = mctx.gumbel_muzero_policy(
             params,
             search_key,
@@ -153,84 +207,88 @@ def make_trainer(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) ->
             num_simulations=config.num_simulations,
             invalid_actions=~states.legal_action_mask,
             max_num_considered_actions=config.max_num_considered_actions,
+            qtransform=search.QTRANSFORM,
         )
-        mover = states.current_player
-        stepped = batched_autoreset_step(env, states, policy.action, step_key)
-        final = stepped.final
-        ended = final.terminated | final.truncated
-        sample = Sample(
-            observation=states.observation,
-            legal_action_mask=states.legal_action_mask,
-            policy_target=policy.action_weights,
-            reward=jnp.take_along_axis(final.rewards, mover[:, None], axis=1)[:, 0],
-            same_mover_next=final.current_player == mover,
-            ended=ended,
-            first_player_reward=jnp.where(ended, final.rewards[:, 0], 0.0),
+        random_move = states.step_count < opening
+        action = jnp.where(
+            random_move, random_legal_actions(random_key, states.legal_action_mask), policy.action
         )
-        return (shard(stepped.state), key), sample
+        stepped = batched_autoreset_step(env, states, action, step_key)
+        sample = record_move(states, random_move, policy.action_weights, stepped.final)
+        opening = opening_lengths(opening_key, sample.ended, opening, config.opening_plies)
+        return (shard(stepped.state), shard(opening), key), sample
 
-    def loss(params, batch):
-        observation, mask, policy_target, target = batch
-        logits, value = network.apply(params, observation)
-        log_policy = jax.nn.log_softmax(masked_logits(logits, mask), axis=-1)
-        policy_loss = -(policy_target * jnp.where(mask, log_policy, 0.0)).sum(-1).mean()
-        value_loss = jnp.mean((value - target) ** 2)
-        return policy_loss + config.value_coef * value_loss, (policy_loss, value_loss)
+    grad_fn = jax.value_and_grad(
+        lambda params, batch: loss_terms(params, network.apply, batch, config.value_coef),
+        has_aux=True,
+    )
 
-    grad_fn = jax.value_and_grad(loss, has_aux=True)
-
-    def gradient_step(carry, batch):
+    def gradient_step(carry, batch: Batch):
         params, opt_state = carry
-        (_, terms), grads = grad_fn(params, batch)
+        (_, terms), grads = grad_fn(params, shard(batch))
         updates, opt_state = optimizer.update(grads, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), terms
 
     def epoch(carry, key):
-        params, opt_state, data = carry
-        size = data[0].shape[0]
-        order = jax.random.permutation(key, size)
-        batches = jax.tree.map(
-            lambda x: x[order].reshape(config.num_minibatches, -1, *x.shape[1:]), data
-        )
-        (params, opt_state), terms = jax.lax.scan(gradient_step, (params, opt_state), batches)
-        return (params, opt_state, data), terms
+        params, opt_state, batch = carry
+        minibatches = device_minibatches(batch, key, num_devices, config.num_minibatches)
+        (params, opt_state), terms = jax.lax.scan(gradient_step, (params, opt_state), minibatches)
+        return (params, opt_state, batch), terms
 
     def update(train_state: TrainState):
         key, play_key, learn_key = jax.random.split(train_state.key, 3)
-        (states, _), samples = jax.lax.scan(
+        (states, opening, _), samples = jax.lax.scan(
             lambda c, x: self_play_move(train_state.params, c, x),
-            (train_state.env_state, play_key),
+            (train_state.env_state, train_state.opening, play_key),
             None,
             config.rollout_length,
         )
         _, bootstrap = network.apply(train_state.params, states.observation)
         target = value_targets(samples.reward, samples.same_mover_next, samples.ended, bootstrap)
-        flat = lambda x: x.reshape(-1, *x.shape[2:])  # noqa: E731
-        data = (
-            flat(samples.observation),
-            flat(samples.legal_action_mask),
-            flat(samples.policy_target),
-            flat(target),
+        batch = Batch(
+            samples.observation,
+            samples.legal_action_mask,
+            samples.policy_target,
+            target,
+            samples.value_weight,
         )
-        (params, opt_state, _), (policy_loss, value_loss) = jax.lax.scan(
+        (params, opt_state, _), terms = jax.lax.scan(
             epoch,
-            (train_state.params, train_state.opt_state, data),
+            (train_state.params, train_state.opt_state, batch),
             jax.random.split(learn_key, config.num_epochs),
         )
         step = train_state.update_step + 1
-        games = jnp.maximum(samples.ended.sum(), 1)
-        metrics = {
-            "update": step,
-            "env_steps": step * config.steps_per_update,
-            "policy_loss": policy_loss.mean(),
-            "value_loss": value_loss.mean(),
-            "games": samples.ended.sum(),
-            "first_player_wins": (samples.first_player_reward > 0).sum() / games,
-            "draws": (samples.ended & (samples.first_player_reward == 0)).sum() / games,
-        }
-        return TrainState(params, opt_state, states, key, step), metrics
+        new_state = TrainState(params, opt_state, states, opening, key, step)
+        return new_state, _metrics(terms, samples, step, config)
 
-    return Trainer(config, env, network, init, update)
+    return Trainer(
+        config=config,
+        env=env,
+        network=network,
+        mesh=mesh,
+        init=init,
+        update=update,
+        run_updates=jitted_updates(update, layout, GAME_FIELDS),
+    )
+
+
+def _metrics(terms, samples: Sample, update_step, config: AlphaZeroConfig) -> dict:
+    policy_loss, value_loss, entropy = terms
+    games = samples.ended.sum()
+    per_game = jnp.maximum(games, 1)
+    return {
+        "update": update_step,
+        "env_steps": update_step * config.steps_per_update,
+        "loss": (policy_loss + config.value_coef * value_loss).mean(),
+        "policy_loss": policy_loss.mean(),
+        "value_loss": value_loss.mean(),
+        "entropy": entropy.mean(),
+        "games": games,
+        "game_length": samples.game_length.sum() / per_game,
+        "first_player_wins": (samples.first_player_reward > 0).sum() / per_game,
+        "draws": (samples.ended & (samples.first_player_reward == 0)).sum() / per_game,
+        "truncations": samples.truncated.sum(),
+    }
 
 
 def make_train(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) -> Callable:

@@ -1,7 +1,8 @@
 """Checkpoints with orbax: the whole TrainState (to resume exactly) and the params (to play).
 
-A run directory holds `config.json` (the TrainConfig) and `checkpoints/<update>/` with two items:
-"state" (params, optimizer state, games in progress, PRNG key, update count, snapshot) and
+A run directory holds `config.json` (the trainer's config, PPO's or AlphaZero's) and
+`checkpoints/<update>/` with two items: "state" (params, optimizer state, games in progress,
+PRNG key, update count, and what else the trainer's TrainState holds) and
 "params" (the network parameters alone, what `load_policy` reads).
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import jax
 import orbax.checkpoint as ocp
-from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json
+from jaxcheckers.training.config import config_from_json, config_to_json
 
 from jaxcheckers.agents import policy
 from jaxcheckers.agents.policy import (
@@ -26,7 +27,7 @@ from jaxcheckers.agents.policy import (
 __all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "load_params"]
 
 
-def write_config(run_dir: str | Path, config: TrainConfig) -> None:
+def write_config(run_dir: str | Path, config: Any) -> None:
     path = Path(run_dir)
     path.mkdir(parents=True, exist_ok=True)
     temporary = path / (CONFIG_FILE + ".tmp")
@@ -34,8 +35,9 @@ def write_config(run_dir: str | Path, config: TrainConfig) -> None:
     temporary.replace(path / CONFIG_FILE)
 
 
-def read_config(run_dir: str | Path) -> TrainConfig:
-    """The run's TrainConfig; ValueError saying what is wrong with the directory or the file."""
+def read_config(run_dir: str | Path) -> Any:
+    """The run's config (TrainConfig or AlphaZeroConfig, as its "algo" says); ValueError saying
+    what is wrong with the directory or the file."""
     path = Path(run_dir) / CONFIG_FILE
     if not Path(run_dir).is_dir():
         raise ValueError(f"no run directory {run_dir}")

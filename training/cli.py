@@ -1,8 +1,15 @@
-"""`jaxcheckers train`: PPO self-play with a progress bar, metrics, evaluations and checkpoints.
+"""`jaxcheckers train`: self-play with a progress bar, metrics, evaluations and checkpoints.
 
-    jaxcheckers train                          # the quick CPU preset, into runs/<timestamp>
+    jaxcheckers train                          # PPO, the quick CPU preset, into runs/<timestamp>
     jaxcheckers train --preset gpu --num-envs 8192
+    jaxcheckers train --algo alphazero --game tictactoe    # search-guided self-play (mctx)
     jaxcheckers train --resume runs/20260101-120000
+
+`--algo` picks the trainer: `ppo` (training/ppo.py, presets quick, long, gpu) or `alphazero`
+(training/alphazero.py, presets quick, long); both go through the same run directories,
+progress, records, evaluations of the raw policy, checkpoints and resume rules. A flag that the
+chosen trainer has no setting for (--opponents with alphazero, --num-simulations with ppo) is
+refused. config.json names the trainer ("algo"), so --resume needs no --algo.
 
 The run directory gets config.json, metrics.jsonl (one line per update, evaluations merged in),
 checkpoints/<update>/ (orbax, with checksums.json), and learning_curves.png at the end. A new run
@@ -28,9 +35,9 @@ import sys
 import time
 from pathlib import Path
 
-from jaxcheckers import GAMES
-from jaxcheckers.training.config import PRESETS, TrainConfig
+from jaxcheckers.training.config import ALGORITHMS, algorithm_of
 
+from jaxcheckers import GAMES
 from jaxcheckers.argtypes import (
     fraction,
     non_negative_int,
@@ -45,7 +52,8 @@ __all__ = ["add_arguments", "run", "REQUIRES"]
 # What a run imports beyond jax (the `training` extra), checked by `jaxcheckers` before it starts.
 REQUIRES = ("flax", "optax", "orbax.checkpoint", "chex", "tqdm", "matplotlib")
 
-# CLI flag -> (TrainConfig field's parser), for the overrides a user is most likely to want.
+# CLI flag -> (the config field's parser), for the overrides a user is most likely to want; a
+# flag is refused where the chosen trainer's config has no such field.
 OVERRIDES = {
     "num_envs": positive_int,
     "rollout_length": positive_int,
@@ -56,6 +64,8 @@ OVERRIDES = {
     "eval_games": positive_int,
     "checkpoint_every": non_negative_int,
     "opponent_fraction": fraction,
+    "num_simulations": positive_int,
+    "opening_plies": non_negative_int,
 }
 # What `--resume` may change: how long the run goes on and what it records. Everything else
 # shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.
@@ -77,10 +87,17 @@ def _specs(text: str) -> tuple[str, ...]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--preset",
-        choices=sorted(PRESETS),
+        "--algo",
+        choices=sorted(ALGORITHMS),
         default=None,
-        help="a named configuration (default: quick, a few minutes on a CPU)",
+        help="the trainer: ppo (default) or alphazero (Gumbel MuZero search with mctx)",
+    )
+    presets = sorted({name for _, named in ALGORITHMS.values() for name in named})
+    parser.add_argument(
+        "--preset",
+        choices=presets,
+        default=None,
+        help="a named configuration of the trainer (default: quick, a few minutes on a CPU)",
     )
     parser.add_argument(
         "--game",
@@ -126,29 +143,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _changes_from_args(args: argparse.Namespace, game: str | None = None) -> dict:
-    """The TrainConfig fields the command line sets, by name (`game`: the run's, if known)."""
+def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = None) -> dict:
+    """The config fields the command line sets, by name, for the trainer `algo` (`game`: the
+    run's, if known). ValueError for a flag that trainer has no setting for."""
+    import dataclasses
+
     from jaxcheckers.cli import SIZE_OPTIONS
 
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
     for name in ("hidden_sizes", "network", "opponents", "eval_opponents", "game"):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name)
+    kind, presets = ALGORITHMS[algo]
+    fields = {spec.name for spec in dataclasses.fields(kind)}
+    for name in changes:
+        if name not in fields:
+            raise ValueError(f"--{name.replace('_', '-')} is no setting of the {algo} trainer")
     if args.board_size is not None:
-        game = args.game or game or PRESETS[args.preset or "quick"].game
+        name = args.preset or "quick"
+        game = args.game or game or (presets[name].game if name in presets else "checkers")
         if game not in SIZE_OPTIONS:
             raise ValueError(f"{game} has no --board-size")
         changes["env_options"] = {SIZE_OPTIONS[game]: args.board_size}
     return changes
 
 
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
+def config_from_args(args: argparse.Namespace):
+    """The config of a new run: the trainer's preset with the command line's changes."""
     from jaxcheckers.training.config import preset
 
-    return preset(args.preset or "quick", **_changes_from_args(args))
+    algo = args.algo or "ppo"
+    return preset(args.preset or "quick", algo, **_changes_from_args(args, algo))
 
 
-def resumed_config(stored: TrainConfig, args: argparse.Namespace) -> tuple[TrainConfig, list[str]]:
+def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]:
     """The run's config with the command line's allowed changes, and a line for each change.
 
     ValueError for a flag that would change the shape of the run (say which and why), so that
@@ -158,7 +186,10 @@ def resumed_config(stored: TrainConfig, args: argparse.Namespace) -> tuple[Train
         raise ValueError(f"--resume continues {args.resume} in place: --out cannot go with it")
     if args.preset is not None:
         raise ValueError("--resume continues the run's own settings: --preset cannot go with it")
-    changes = _changes_from_args(args, game=stored.game)
+    algo = algorithm_of(stored)
+    if args.algo is not None and args.algo != algo:
+        raise ValueError(f"--resume cannot change --algo {args.algo} (the run has {algo})")
+    changes = _changes_from_args(args, algo, game=stored.game)
     if "env_options" in changes:
         changes["env_options"] = {**stored.env_options, **changes["env_options"]}
     flags = {"env_options": "board-size"}
@@ -261,8 +292,10 @@ def run(args: argparse.Namespace) -> int:
     if args.distributed:
         initialize_distributed()
 
+    import importlib
+
     from jaxcheckers.training.checkpoints import RunCheckpoints, read_config, write_config
-    from jaxcheckers.training.ppo import data_mesh, make_trainer
+    from jaxcheckers.training.sharding import data_mesh
 
     several = jax.process_count() > 1
     if several and args.resume:
@@ -283,7 +316,8 @@ def run(args: argparse.Namespace) -> int:
 
     # Everything that can refuse the settings runs before any file is written.
     mesh = data_mesh(jax.devices())
-    trainer = make_trainer(config, mesh=mesh)
+    trainer_module = importlib.import_module(f"jaxcheckers.training.{algorithm_of(config)}")
+    trainer = trainer_module.make_trainer(config, mesh=mesh)
     check_opponents(trainer, args)
     evaluators = make_evaluators(trainer)
     if run_dir is None:
@@ -320,7 +354,8 @@ def run(args: argparse.Namespace) -> int:
                 )
                 return 0
         print(
-            f"training {config.game} {config.env_options or ''} on {mesh.devices.size} "
+            f"training {config.game} {config.env_options or ''} with {algorithm_of(config)} on "
+            f"{mesh.devices.size} "
             f"device(s): {config.num_updates} updates of {config.num_envs} games x "
             f"{config.rollout_length} steps -> {run_dir}"
         )
@@ -503,13 +538,13 @@ def check_opponents(trainer, args) -> None:
     from jaxcheckers.agents import make_agent
 
     config = trainer.config
-    for spec in config.opponents:
+    for spec in getattr(config, "opponents", ()):  # the search trainer has none
         if spec != "snapshot":
             try:
                 make_agent(spec, trainer.env)
             except (ValueError, AttributeError, NotImplementedError) as error:
                 raise ValueError(f"opponent {spec!r}: {error}") from None
-    if getattr(args, "opponents", None) is not None and not config.num_opponent_envs:
+    if getattr(args, "opponents", None) is not None and not getattr(config, "num_opponent_envs", 0):
         print("note: --opponents plays no game while --opponent-fraction is 0")
 
 

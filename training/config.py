@@ -1,8 +1,11 @@
-"""The trainer's settings: one typed, frozen dataclass, and the named presets.
+"""The trainers' settings: typed, frozen dataclasses, and the named presets.
 
-Every field has a default that trains checkers on a small CPU; `PRESETS` holds the variants the
-CLI offers: `quick` (the README's main job), `long` (an hour on a CPU, with alpha-beta opponents)
-and `gpu` (a larger network over more games).
+`TrainConfig` (PPO) has a default for every field that trains checkers on a small CPU; `PRESETS`
+holds the variants the CLI offers: `quick` (the README's main job), `long` (an hour on a CPU,
+with alpha-beta opponents) and `gpu` (a larger network over more games). `AlphaZeroConfig` and
+`ALPHAZERO_PRESETS` are the same for the search trainer (`training/alphazero.py`).
+`ALGORITHMS` maps each trainer's name (`--algo`, and "algo" in a run's config.json) to its
+config class and presets.
 """
 
 from __future__ import annotations
@@ -13,11 +16,41 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TrainConfig", "PRESETS", "preset", "config_to_json", "config_from_json"]
+__all__ = [
+    "TrainConfig",
+    "AlphaZeroConfig",
+    "PRESETS",
+    "ALPHAZERO_PRESETS",
+    "ALGORITHMS",
+    "algorithm_of",
+    "preset",
+    "config_to_json",
+    "config_from_json",
+]
+
+
+class _RunLength:
+    """What both trainers' configs derive from num_envs, rollout_length and total_steps."""
+
+    num_envs: int
+    rollout_length: int
+    total_steps: int
+
+    @property
+    def steps_per_update(self) -> int:
+        return self.num_envs * self.rollout_length
+
+    @property
+    def num_updates(self) -> int:
+        """Updates in the whole run (at least one)."""
+        return max(1, self.total_steps // self.steps_per_update)
+
+    def replace(self, **changes: Any):
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(_RunLength):
     # -- the game ---------------------------------------------------------------------------------
     game: str = "checkers"  # a name for jaxcheckers.make
     env_options: dict[str, Any] = field(default_factory=dict)  # keyword options for make()
@@ -69,56 +102,25 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self):
-        _check_types(self)
         positive = ("num_envs", "rollout_length", "total_steps", "num_epochs", "num_minibatches")
         positive += ("snapshot_every", "eval_games", "log_every", "conv_channels", "conv_blocks")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("eval_every", "checkpoint_every", "eval_opening_plies"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
-        if not self.hidden_sizes or min(self.hidden_sizes) < 1:
-            raise ValueError(f"hidden_sizes must be positive widths, got {self.hidden_sizes}")
-        if self.num_envs % self.num_minibatches:
-            raise ValueError(
-                f"num_minibatches ({self.num_minibatches}) must divide num_envs ({self.num_envs})"
-            )
-        for name, low, high in _FLOAT_RANGES:
-            value = getattr(self, name)
-            if not (math.isfinite(value) and low <= value <= high):
-                raise ValueError(f"{name} must be a finite number in [{low}, {high}], got {value}")
-        for name in ("learning_rate", "clip_epsilon", "max_grad_norm"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        _check_settings(
+            self,
+            positive=positive,
+            non_negative=("eval_every", "checkpoint_every", "eval_opening_plies"),
+            float_ranges=_FLOAT_RANGES,
+            positive_floats=("learning_rate", "clip_epsilon", "max_grad_norm"),
+            spec_lists=("opponents", "eval_opponents"),
+        )
         if self.lr_schedule not in ("linear", "cosine", "constant"):
             raise ValueError(
                 f"lr_schedule must be linear, cosine or constant, not {self.lr_schedule!r}"
             )
-        if self.network not in ("mlp", "conv"):
-            raise ValueError(f"network must be mlp or conv, not {self.network!r}")
-        if not 0 <= self.seed < 2**32:
-            raise ValueError(f"seed must lie in [0, 2**32), got {self.seed}")
-        for name in ("opponents", "eval_opponents"):
-            if any(not spec for spec in getattr(self, name)):
-                raise ValueError(f"{name} holds an empty agent spec: {getattr(self, name)}")
-
-    @property
-    def steps_per_update(self) -> int:
-        return self.num_envs * self.rollout_length
-
-    @property
-    def num_updates(self) -> int:
-        """Updates in the whole run (at least one)."""
-        return max(1, self.total_steps // self.steps_per_update)
 
     @property
     def num_opponent_envs(self) -> int:
         """Games with a fixed opponent in one seat; the rest are pure self-play."""
         return int(round(self.opponent_fraction * self.num_envs))
-
-    def replace(self, **changes: Any) -> TrainConfig:
-        return dataclasses.replace(self, **changes)
 
 
 # (field, lowest, highest) of the float settings; every one must also be finite.
@@ -134,7 +136,47 @@ _FLOAT_RANGES = (
 )
 
 
-def _check_types(config: TrainConfig) -> None:
+def _check_settings(
+    config: Any,
+    *,
+    positive: tuple[str, ...],
+    non_negative: tuple[str, ...],
+    float_ranges: tuple[tuple[str, float, float], ...],
+    positive_floats: tuple[str, ...],
+    spec_lists: tuple[str, ...],
+) -> None:
+    """ValueError, naming the field, for the first setting of `config` out of its range (the
+    checks every trainer's config shares)."""
+    _check_types(config)
+    for name in positive:
+        if getattr(config, name) < 1:
+            raise ValueError(f"{name} must be positive, got {getattr(config, name)}")
+    for name in non_negative:
+        if getattr(config, name) < 0:
+            raise ValueError(f"{name} must be 0 or more, got {getattr(config, name)}")
+    if not config.hidden_sizes or min(config.hidden_sizes) < 1:
+        raise ValueError(f"hidden_sizes must be positive widths, got {config.hidden_sizes}")
+    if config.num_envs % config.num_minibatches:
+        raise ValueError(
+            f"num_minibatches ({config.num_minibatches}) must divide num_envs ({config.num_envs})"
+        )
+    for name, low, high in float_ranges:
+        value = getattr(config, name)
+        if not (math.isfinite(value) and low <= value <= high):
+            raise ValueError(f"{name} must be a finite number in [{low}, {high}], got {value}")
+    for name in positive_floats:
+        if not getattr(config, name) > 0:
+            raise ValueError(f"{name} must be positive, got {getattr(config, name)}")
+    if config.network not in ("mlp", "conv"):
+        raise ValueError(f"network must be mlp or conv, not {config.network!r}")
+    if not 0 <= config.seed < 2**32:
+        raise ValueError(f"seed must lie in [0, 2**32), got {config.seed}")
+    for name in spec_lists:
+        if any(not spec for spec in getattr(config, name)):
+            raise ValueError(f"{name} holds an empty agent spec: {getattr(config, name)}")
+
+
+def _check_types(config: Any) -> None:
     """ValueError unless every field has its declared type (a JSON file can say anything)."""
     for spec in dataclasses.fields(config):
         value = getattr(config, spec.name)
@@ -216,23 +258,137 @@ PRESETS: dict[str, TrainConfig] = {
 }
 
 
-def preset(name: str, **overrides: Any) -> TrainConfig:
-    """The preset called `name` with some fields replaced."""
-    if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; available: {', '.join(PRESETS)}")
-    return PRESETS[name].replace(**overrides)
+@dataclass(frozen=True)
+class AlphaZeroConfig(_RunLength):
+    """The search trainer's settings (`training/alphazero.py`): Gumbel MuZero self-play."""
+
+    # -- the game ---------------------------------------------------------------------------------
+    game: str = "checkers"  # a name for jaxcheckers.make
+    env_options: dict[str, Any] = field(default_factory=dict)
+
+    # -- self-play --------------------------------------------------------------------------------
+    num_envs: int = 64  # games played in parallel, one search tree each
+    rollout_length: int = 32  # self-play moves per game between two updates
+    total_steps: int = 1_000_000  # self-play moves in all (over every game)
+    num_simulations: int = 32  # search simulations per move
+    max_num_considered_actions: int = 16  # Gumbel MuZero's root candidates
+    # Each game opens with a number of uniformly random moves, drawn from 0..opening_plies when
+    # it starts; they are trained on for the policy but not for the value (their outcome is not
+    # the policy's). Without them self-play settles on a few openings, and the network never
+    # learns the positions another player steers to (tic-tac-toe: losses to `perfect` as O).
+    opening_plies: int = 4
+
+    # -- learning ---------------------------------------------------------------------------------
+    num_epochs: int = 2  # passes over each update's self-play moves
+    num_minibatches: int = 4  # per epoch; divides num_envs
+    learning_rate: float = 1e-3
+    value_coef: float = 1.0
+    max_grad_norm: float = 1.0
+
+    # -- the network (as TrainConfig) -------------------------------------------------------------
+    network: str = "mlp"
+    hidden_sizes: tuple[int, ...] = (256, 256)
+    conv_channels: int = 64
+    conv_blocks: int = 4
+
+    # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
+    eval_every: int = 25
+    eval_games: int = 64
+    eval_opponents: tuple[str, ...] = ("random",)
+    eval_opening_plies: int = 2
+    checkpoint_every: int = 50
+    log_every: int = 5
+    seed: int = 0
+
+    def __post_init__(self):
+        _check_settings(
+            self,
+            positive=(
+                "num_envs",
+                "rollout_length",
+                "total_steps",
+                "num_simulations",
+                "max_num_considered_actions",
+                "num_epochs",
+                "num_minibatches",
+                "eval_games",
+                "log_every",
+                "conv_channels",
+                "conv_blocks",
+            ),
+            non_negative=("opening_plies", "eval_every", "checkpoint_every", "eval_opening_plies"),
+            float_ranges=(
+                ("learning_rate", 0.0, math.inf),
+                ("value_coef", 0.0, math.inf),
+                ("max_grad_norm", 0.0, math.inf),
+            ),
+            positive_floats=("learning_rate", "max_grad_norm"),
+            spec_lists=("eval_opponents",),
+        )
 
 
-def config_to_json(config: TrainConfig) -> str:
-    return json.dumps(dataclasses.asdict(config), indent=2, sort_keys=True)
+ALPHAZERO_PRESETS: dict[str, AlphaZeroConfig] = {
+    # Minutes on a 2-core CPU: tic-tac-toe (--game tictactoe) in 143 s, after which its search
+    # (and even its raw policy) loses no line of the game; checkers in 337 s, scoring 0.90
+    # against random (training/README.md).
+    "quick": AlphaZeroConfig(
+        num_envs=64,
+        rollout_length=16,
+        total_steps=64 * 16 * 60,
+        num_simulations=32,
+        eval_every=20,
+        eval_games=64,
+        eval_opponents=("random",),
+        checkpoint_every=20,
+    ),
+    # About half an hour of checkers on a 2-core CPU, from the quick run's 182 moves/s (not yet
+    # run to the end: training/README.md).
+    "long": AlphaZeroConfig(
+        num_envs=128,
+        rollout_length=32,
+        total_steps=128 * 32 * 75,
+        num_simulations=32,
+        eval_every=25,
+        eval_games=64,
+        eval_opponents=("random", "alphabeta:2"),
+        eval_opening_plies=2,
+        checkpoint_every=25,
+    ),
+}
+
+# --algo NAME -> (config class, its presets). PPO's config.json files carry no "algo" key.
+ALGORITHMS: dict[str, tuple[type, dict]] = {
+    "ppo": (TrainConfig, PRESETS),
+    "alphazero": (AlphaZeroConfig, ALPHAZERO_PRESETS),
+}
 
 
-def config_from_json(text: str) -> TrainConfig:
-    """The inverse of `config_to_json` (lists come back as tuples where the field is a tuple).
+def algorithm_of(config: Any) -> str:
+    """The name of the trainer that `config` (an instance of one of ALGORITHMS' classes) is for."""
+    return next(name for name, (kind, _) in ALGORITHMS.items() if isinstance(config, kind))
 
-    ValueError for text that is not a JSON object, for a key TrainConfig does not have (a typo,
-    or a file from another version: dropping it would silently train something else), and for
-    a value of the wrong type or out of range.
+
+def preset(name: str, algo: str = "ppo", **overrides: Any) -> Any:
+    """The preset called `name` of the trainer `algo`, with some fields replaced."""
+    presets = ALGORITHMS[algo][1]
+    if name not in presets:
+        raise ValueError(f"unknown {algo} preset {name!r}; available: {', '.join(presets)}")
+    return presets[name].replace(**overrides)
+
+
+def config_to_json(config: Any) -> str:
+    """The settings as JSON, with the trainer named under "algo"."""
+    values = {"algo": algorithm_of(config), **dataclasses.asdict(config)}
+    return json.dumps(values, indent=2, sort_keys=True)
+
+
+def config_from_json(text: str) -> Any:
+    """The inverse of `config_to_json` (lists come back as tuples where the field is a tuple);
+    the config class is the one "algo" names (PPO's TrainConfig without it).
+
+    ValueError for text that is not a JSON object, for an unknown trainer, for a key the config
+    does not have (a typo, or a file from another version: dropping it would silently train
+    something else), and for a value of the wrong type or out of range.
     """
     try:
         raw = json.loads(text)
@@ -240,15 +396,19 @@ def config_from_json(text: str) -> TrainConfig:
         raise ValueError(f"not valid JSON ({error})") from None
     if not isinstance(raw, dict):
         raise ValueError(f"expected a JSON object of settings, got {type(raw).__name__}")
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    algo = raw.pop("algo", "ppo")
+    if not isinstance(algo, str) or algo not in ALGORITHMS:
+        raise ValueError(f"unknown algo {algo!r}; known: {', '.join(ALGORITHMS)}")
+    kind = ALGORITHMS[algo][0]
+    known = {f.name for f in dataclasses.fields(kind)}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ValueError(
-            f"unknown setting(s) {', '.join(map(repr, unknown))}; TrainConfig has: "
+            f"unknown setting(s) {', '.join(map(repr, unknown))}; {kind.__name__} has: "
             + ", ".join(sorted(known))
         )
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
     try:
-        return TrainConfig(**values)
+        return kind(**values)
     except TypeError as error:  # e.g. an unhashable value where a number belongs
         raise ValueError(str(error)) from None

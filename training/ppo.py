@@ -31,9 +31,8 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import optax
-from jax.sharding import Mesh, NamedSharding, PartitionSpec
+from jax.sharding import Mesh
 from jaxcheckers.training.advantages import self_play_gae
 from jaxcheckers.training.config import TrainConfig
 from jaxcheckers.training.losses import Batch, ppo_loss
@@ -43,14 +42,13 @@ from jaxcheckers.training.opponents import (
     make_opponents,
     no_outcome,
 )
+from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
 
 import jaxcheckers
 from jaxcheckers.agents.networks import make_network, masked_log_prob, sample_action
 from jaxcheckers.agents.policy import network_options
 
 __all__ = ["TrainState", "Trainer", "make_trainer", "make_train", "make_env", "data_mesh"]
-
-DATA_AXIS = "data"
 
 
 class TrainState(NamedTuple):
@@ -98,13 +96,6 @@ def make_env(config: TrainConfig):
     return jaxcheckers.make(config.game, **config.env_options)
 
 
-def data_mesh(devices=None) -> Mesh:
-    """A 1-D mesh named "data" over `devices` (default: every device of every process; one
-    process alone: its local devices)."""
-    devices = jax.devices() if devices is None else devices
-    return Mesh(np.asarray(devices), (DATA_AXIS,))
-
-
 def make_optimizer(config: TrainConfig) -> optax.GradientTransformation:
     gradient_steps = config.num_updates * config.num_epochs * config.num_minibatches
     if config.lr_schedule == "linear":
@@ -132,26 +123,14 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
     opponents = make_opponents(config, env, network)
     optimizer = make_optimizer(config)
-    batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
     num_envs = config.num_envs
-
-    replicated = NamedSharding(mesh, PartitionSpec())
-
-    def shard_batch(tree):
-        return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, batch_sharding), tree)
-
-    def replicate(tree):
-        return jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, replicated), tree)
+    layout = Layout(mesh)
+    shard_batch = layout.shard
 
     def replicate_all_but_games(state: TrainState) -> TrainState:
         """Everything but the games replicated: with several processes, each one then reads the
         parameters, key and metrics locally, without gathering them."""
-        return TrainState(
-            **{
-                name: value if name == "env_state" else replicate(value)
-                for name, value in state._asdict().items()
-            }
-        )
+        return layout.replicate_all_but(state, ("env_state",))
 
     def apply(params, observation):
         return network.apply(params, observation)
@@ -254,10 +233,6 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         new_state = TrainState(params, opt_state, env_state, key, update_step, snapshot_params)
         return new_state, _metrics(terms, transitions, update_step, config)
 
-    def run_updates(train_state: TrainState, num_updates: int):
-        train_state, metrics = jax.lax.scan(lambda s, _: update(s), train_state, None, num_updates)
-        return replicate_all_but_games(train_state), replicate(metrics)
-
     return Trainer(
         config=config,
         env=env,
@@ -267,16 +242,15 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         update=update,
         rollout=rollout,
         learn=learn,
-        run_updates=jax.jit(run_updates, static_argnums=1, donate_argnums=0),
+        run_updates=jitted_updates(update, layout, ("env_state",)),
     )
 
 
 def make_learn(config: TrainConfig, apply: Callable, optimizer, mesh: Mesh) -> Callable:
     """`learn(params, opt_state, transitions [T, B], last_value [B], key)`: two-player GAE, then
     `num_epochs` passes of `num_minibatches` clipped-PPO gradient steps over the rollout."""
-    num_envs = config.num_envs
     num_devices = mesh.devices.size
-    batch_sharding = NamedSharding(mesh, PartitionSpec(DATA_AXIS))
+    shard_batch = Layout(mesh).shard
 
     def advantages(transitions: Transition, last_value):
         following = jnp.concatenate([transitions.value[1:], last_value[None]])
@@ -293,19 +267,7 @@ def make_learn(config: TrainConfig, apply: Callable, optimizer, mesh: Mesh) -> C
         )
 
     def minibatches(batch: Batch, key) -> Batch:
-        """[M, N/M, ...] minibatches of `batch` [T, B, ...], shuffled within each device's rows."""
-        per_device = num_envs // num_devices * config.rollout_length
-        minibatch = per_device // config.num_minibatches
-
-        def split(x):
-            x = jnp.swapaxes(x, 0, 1)  # [B, T, ...]: games first, so devices own whole rows
-            x = x.reshape(num_devices, per_device, *x.shape[2:])
-            x = jnp.take(x, jax.random.permutation(key, per_device), axis=1)
-            x = x.reshape(num_devices, config.num_minibatches, minibatch, *x.shape[2:])
-            x = jnp.swapaxes(x, 0, 1)  # [M, D, N/(M D), ...]
-            return x.reshape(config.num_minibatches, num_devices * minibatch, *x.shape[3:])
-
-        return jax.tree.map(split, batch)
+        return device_minibatches(batch, key, num_devices, config.num_minibatches)
 
     loss_fn = jax.value_and_grad(
         lambda params, batch: ppo_loss(
@@ -322,7 +284,7 @@ def make_learn(config: TrainConfig, apply: Callable, optimizer, mesh: Mesh) -> C
 
     def gradient_step(carry, batch: Batch):
         params, opt_state = carry
-        batch = jax.tree.map(lambda x: jax.lax.with_sharding_constraint(x, batch_sharding), batch)
+        batch = shard_batch(batch)
         (_, terms), grads = loss_fn(params, batch)
         updates, opt_state = optimizer.update(grads, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), terms

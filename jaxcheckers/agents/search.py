@@ -12,10 +12,17 @@ mctx backs a child's value up to its parent as `reward + discount * value`, with
 the view of the player to move at each node. So the discount is −1 where the turn passes to the
 opponent, +1 where the same player moves again (a checkers capture that goes on), and 0 once
 the game is over; the reward is that of the player who made the move.
+
+Every search here completes Q-values with `QTRANSFORM`: mctx's mix-value completion without
+its min-max rescaling. Values and rewards already lie in [-1, 1]; rescaling would stretch the
+differences between nearly equal Q-values (a value net that says "lost" everywhere) to the full
+[0, 1] range, so that noise steers the improved policy: one half of the tic-tac-toe collapse
+that training/README.md describes.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -30,9 +37,12 @@ __all__ = [
     "network_evaluator",
     "uniform_evaluator",
     "ILLEGAL_LOGIT",
+    "QTRANSFORM",
 ]
 
 ILLEGAL_LOGIT = -1e9  # finite: a finished game (no legal move) gives flat priors, not NaN
+
+QTRANSFORM = functools.partial(mctx.qtransform_completed_by_mix_value, rescale_values=False)
 
 Evaluate = Callable[[Any, Any], tuple[jax.Array, jax.Array]]
 
@@ -119,6 +129,7 @@ def search_agent(
             invalid_actions=~states.legal_action_mask,
             max_num_considered_actions=max_num_considered_actions,
             gumbel_scale=gumbel_scale,
+            qtransform=QTRANSFORM,
         )
         return output.action[0].astype(jnp.int32)
 
