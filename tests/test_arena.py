@@ -143,19 +143,28 @@ def test_board_size_is_refused_where_a_game_has_none(capsys):
     assert "tictactoe" in capsys.readouterr().err
 
 
-def test_chess_match_from_the_command_saved_as_pgn_that_python_chess_replays(capsys, tmp_path):
+@pytest.mark.parametrize(
+    "first",
+    [  # random against itself compiles in seconds; alpha-beta inside the match in minutes
+        "random",
+        pytest.param("alphabeta:1", marks=pytest.mark.slow),
+    ],
+)
+def test_chess_match_from_the_command_saved_as_pgn_that_python_chess_replays(
+    first, capsys, tmp_path
+):
     import io
 
     import chess.pgn
 
     pgn = tmp_path / "games.pgn"
-    argv = ["arena", "--game", "chess", "alphabeta:1", "random", "--games", "2"]
+    argv = ["arena", "--game", "chess", first, "random", "--games", "2"]
     code = main([*argv, "--max-steps", "12", "--pgn", str(pgn), "--json"])
     assert code == 0
     result = json.loads(capsys.readouterr().out)["matches"][0]
     assert result["games"] == 2 and result["draws"] == 2  # both cut at 12 plies: draws
     text = io.StringIO(pgn.read_text())
-    for round_, white in ((1, "alphabeta:1"), (2, "random")):
+    for round_, white in ((1, first), (2, "random")):
         game = chess.pgn.read_game(text)
         assert game is not None and not game.errors  # every SAN move legal where it was played
         assert game.headers["White"] == white and game.headers["Round"] == str(round_)

@@ -79,18 +79,25 @@ def test_value_and_move_agree_with_plain_minimax(fen, depth):
     assert -reference_value(board, depth - 1) == value
 
 
-@pytest.mark.parametrize(
-    "fen, mate",
-    [
-        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7"),
-        ("6k1/5ppp/8/8/8/8/r4PPP/6K1 b - - 0 1", "a2a1"),  # the back rank, black to move
-    ],
-)
+MATES_IN_ONE = [
+    ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7"),
+    ("6k1/5ppp/8/8/8/8/r4PPP/6K1 b - - 0 1", "a2a1"),  # the back rank, black to move
+]
+
+
+@pytest.mark.parametrize("fen, mate", MATES_IN_ONE)
 def test_mate_in_one_is_found_at_every_depth(fen, mate):
-    for depth in (1, 2, 3):
+    for depth in (1, 2):
         assert best_move(fen, depth) == (mate, WIN + depth - 1)
 
 
+@pytest.mark.slow  # compiles the depth-3 search (minutes on two cores)
+@pytest.mark.parametrize("fen, mate", MATES_IN_ONE)
+def test_mate_in_one_is_found_at_depth_three(fen, mate):
+    assert best_move(fen, 3) == (mate, WIN + 3 - 1)
+
+
+@pytest.mark.slow  # compiles the depth-3 search
 def test_mate_in_two_is_played_out_against_every_defence():
     fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"  # Rb7 then Ra8 (or Ra7 then Rb8)
     board = chess.Board(fen)
