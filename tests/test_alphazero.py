@@ -155,6 +155,7 @@ def test_checkers_self_play_runs():
     assert np.isfinite(np.asarray(metrics["value_loss"])).all()
 
 
+@pytest.mark.slow  # the helper serves the slow test below only
 def test_every_line_helper_sees_losses_only_where_there_are_some():
     perfect = make_agent("perfect", TICTACTOE)
     assert lost_lines(TICTACTOE, perfect, 0)[0] == lost_lines(TICTACTOE, perfect, 1)[0] == 0

@@ -152,7 +152,7 @@ def test_never_plays_an_illegal_move_in_random_positions():
 
 def test_a_finished_game_gets_action_zero_and_its_result():
     before = state_from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
-    mated = ENV.step(before, np.int32(uci_to_action(before, "a1a8")))
+    mated = compiled_step(ENV)(before, np.int32(uci_to_action(before, "a1a8")))
     assert bool(mated.terminated)
     choice = searcher(1)(mated, jax.random.key(0))
     assert (int(choice.action), int(choice.value)) == (0, -(WIN + 1))
