@@ -12,7 +12,8 @@ import pytest
 import jaxcheckers
 from jaxcheckers.agents import make_agent
 from jaxcheckers.cli import main
-from tests.test_training_cli import assert_one_line_error, metric_updates, run_cli
+from tests.cli_helpers import assert_one_line_error, run_cli
+from tests.test_training_cli import metric_updates
 
 TINY_RUN = [
     "train", "--algo", "alphazero", "--game", "tictactoe", "--num-envs", "8",
