@@ -125,11 +125,12 @@ def play_games(
 
     def one_step(c: _Carry) -> _Carry:
         key, key_a, key_b, key_random = jax.random.split(c.key, 4)
-        act = lambda agent, k: jax.vmap(agent)(c.state, jax.random.split(k, games))  # noqa: E731
-        a_to_move = (c.state.current_player == 0) == a_plays_first
-        action = jnp.where(a_to_move, act(agent_a, key_a), act(agent_b, key_b))
-        action = jnp.where(c.turns < opening_plies, act(random_agent, key_random), action)
         playing = live(c)
+        opening = c.turns < opening_plies
+        a_to_move = (c.state.current_player == 0) == a_plays_first
+        action = _act_where(agent_a, c.state, key_a, playing & ~opening & a_to_move)
+        action += _act_where(agent_b, c.state, key_b, playing & ~opening & ~a_to_move)
+        action += _act_where(random_agent, c.state, key_random, playing & opening)
         state = jax.vmap(env.step)(c.state, action)
         over = state.terminated | state.truncated
         turn_over = (state.current_player != c.state.current_player) | over
@@ -158,6 +159,19 @@ def play_games(
         length=final.length,
         actions=final.actions,
     )
+
+
+def _act_where(agent, state, key: jax.Array, moves: jax.Array) -> jax.Array:
+    """The agent's action in the games where `moves` holds, 0 elsewhere. Under `vmap` a search
+    costs the same whichever games need it, so it is skipped only when no game does: at batch 1
+    a search runs on its own turns alone, not on the opponent's too."""
+    games = moves.shape[0]
+
+    def act(_):
+        actions = jax.vmap(agent)(state, jax.random.split(key, games))
+        return jnp.where(moves, actions.astype(jnp.int32), 0)
+
+    return jax.lax.cond(moves.any(), act, lambda _: jnp.zeros(games, jnp.int32), None)
 
 
 def play_match(

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax.experimental import io_callback
 
 import jaxcheckers
 from jaxcheckers import arena
@@ -128,6 +129,32 @@ def test_opening_plies_are_whole_turns_in_every_game():
             turns += int(state.current_player) != before
         if not bool(state.terminated | state.truncated):
             assert turns == 12 + (game % 2), game  # odd games: B's own turn after the opening
+
+
+def test_one_game_at_a_time_asks_each_agent_on_its_own_turns_only():
+    """At batch 1 a search must not also run on the opponent's turns (it did, doubling the
+    cost of every alpha-beta and mcts match): count the calls that reach the host."""
+    calls = {"a": 0, "b": 0}
+
+    def counted(name):
+        def bump(_):
+            calls[name] += 1
+            return np.int32(0)
+
+        def agent(state, key):
+            done = io_callback(bump, jax.ShapeDtypeStruct((), jnp.int32), key)
+            return random_agent(state, key) + done
+
+        return agent
+
+    tictactoe = jaxcheckers.make("tictactoe")
+    match = arena.play_match(
+        tictactoe, counted("a"), counted("b"), 2, jax.random.key(5), batch_size=1, opening_plies=1
+    )
+    # Ply 0 is the random opening; then game 0 (A first) gives A plies 2, 4, ..., game 1 plies 1, 3, ...
+    a_turns = sum((length - 1 + (game == 1)) // 2 for game, length in enumerate(match.length))
+    b_turns = sum(match.length) - 2 - a_turns
+    assert (calls["a"], calls["b"]) == (a_turns, b_turns)
 
 
 def test_the_arena_plays_tictactoe_from_the_command(capsys):
