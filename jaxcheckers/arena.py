@@ -33,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.argtypes import check_writable, non_negative_int, positive_int, seed
 from jaxcheckers.cli import add_game_arguments, env_from_arguments
@@ -128,9 +128,12 @@ def play_games(
         playing = live(c)
         opening = c.turns < opening_plies
         a_to_move = (c.state.current_player == 0) == a_plays_first
-        action = _act_where(agent_a, c.state, key_a, playing & ~opening & a_to_move)
-        action += _act_where(agent_b, c.state, key_b, playing & ~opening & ~a_to_move)
-        action += _act_where(random_agent, c.state, key_random, playing & opening)
+        asked = lambda agent, k, needed: act_where(  # noqa: E731
+            agent, c.state, jax.random.split(k, games), needed
+        )
+        action = asked(agent_a, key_a, playing & ~opening & a_to_move)
+        action += asked(agent_b, key_b, playing & ~opening & ~a_to_move)
+        action += asked(random_agent, key_random, playing & opening)
         state = jax.vmap(env.step)(c.state, action)
         over = state.terminated | state.truncated
         turn_over = (state.current_player != c.state.current_player) | over
@@ -159,19 +162,6 @@ def play_games(
         length=final.length,
         actions=final.actions,
     )
-
-
-def _act_where(agent, state, key: jax.Array, moves: jax.Array) -> jax.Array:
-    """The agent's action in the games where `moves` holds, 0 elsewhere. Under `vmap` a search
-    costs the same whichever games need it, so it is skipped only when no game does: at batch 1
-    a search runs on its own turns alone, not on the opponent's too."""
-    games = moves.shape[0]
-
-    def act(_):
-        actions = jax.vmap(agent)(state, jax.random.split(key, games))
-        return jnp.where(moves, actions.astype(jnp.int32), 0)
-
-    return jax.lax.cond(moves.any(), act, lambda _: jnp.zeros(games, jnp.int32), None)
 
 
 def play_match(

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxcheckers.training.config import TrainConfig
 
+from jaxcheckers.agents import act_where
 from jaxcheckers.agents.networks import sample_action
 from jaxcheckers.core import step_autoreset
 
@@ -72,20 +73,21 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
     count = config.num_opponent_envs
     if not count:
         return Opponents(0, lambda snapshot_params, outcome, key: outcome)
-    agents = _opponent_agents(config, env, network)
-    bounds = np.linspace(0, count, len(agents) + 1).astype(int)
+    binders = _opponent_agents(config, env, network)
+    bounds = np.linspace(0, count, len(binders) + 1).astype(int)
     groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
     # The learner's seat in each opponent game: alternating from game to game.
     learner_seat = jnp.asarray(np.arange(count) % 2, jnp.int32)
 
-    def act(snapshot_params, state, key) -> jax.Array:
-        """Actions [count] for the opponent games (each group played by its own agent)."""
+    def act(snapshot_params, state, key, replying) -> jax.Array:
+        """Actions [count] for the opponent games that await a reply, 0 in the others (each
+        group played by its own agent)."""
         actions = []
         for index, (start, stop) in enumerate(groups):
-            agent = agents[index]
+            agent = binders[index](snapshot_params)
             keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
             group = _rows(state, start, stop)
-            actions.append(jax.vmap(lambda s, k, a=agent: a(snapshot_params, s, k))(group, keys))
+            actions.append(act_where(agent, group, keys, replying[start:stop]))
         return jnp.concatenate(actions)
 
     def replies(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
@@ -104,7 +106,7 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
             outcome, key, steps = carry
             key, act_key, step_key = jax.random.split(key, 3)
             replying = outcome.state.current_player != learner_seat
-            action = act(snapshot_params, outcome.state, act_key)
+            action = act(snapshot_params, outcome.state, act_key, replying)
             stepped = batched_autoreset_step(env, outcome.state, action, step_key)
             final = stepped.final
             state = jax.tree.map(
@@ -146,22 +148,25 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
 
 
 def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:
-    """One `(params, state, key) -> action` per opponent spec (params: the snapshot's)."""
+    """Per opponent spec, `bind(params) -> agent` (params: the snapshot's)."""
     from jaxcheckers.agents import make_agent
 
-    agents = []
+    binders = []
     for spec in config.opponents:
         if spec == "snapshot":
 
-            def snapshot(params, state, key):
-                logits, _ = network.apply(params, state.observation[None])
-                return sample_action(key, logits[0], state.legal_action_mask)
+            def snapshot(params):
+                def act(state, key):
+                    logits, _ = network.apply(params, state.observation[None])
+                    return sample_action(key, logits[0], state.legal_action_mask)
 
-            agents.append(snapshot)
+                return act
+
+            binders.append(snapshot)
         else:
             agent = make_agent(spec, env)  # ValueError for an unknown spec: fail early
-            agents.append(lambda params, state, key, agent=agent: agent(state, key))
-    return agents
+            binders.append(lambda params, agent=agent: agent)
+    return binders
 
 
 def _rows(tree, start: int, stop: int):

@@ -8,13 +8,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import jax
+import jax.numpy as jnp
 
 import jaxcheckers
 from jaxcheckers.agents.random import random_agent
 
 Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () action
 
-__all__ = ["Agent", "make_agent", "random_agent", "AGENT_SPECS", "MAX_ALPHABETA_DEPTH"]
+__all__ = [
+    "Agent",
+    "make_agent",
+    "random_agent",
+    "game_by_game",
+    "act_where",
+    "AGENT_SPECS",
+    "MAX_ALPHABETA_DEPTH",
+]
 
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
@@ -28,6 +37,38 @@ AGENT_SPECS = {
     "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped network; "
     "mcts:uniform[:SIMS] searches with flat priors",
 }
+
+
+def game_by_game(agent: Agent) -> Agent:
+    """Marks `agent` as a search whose work depends on the position (loops that stop at a
+    cut-off). Under `vmap` every game of a batch waits for the slowest one, so on a CPU
+    `act_where` runs such an agent one game at a time, and only in the games that need it."""
+    agent.game_by_game = True
+    return agent
+
+
+def act_where(agent: Agent, states, keys: jax.Array, needed: jax.Array) -> jax.Array:
+    """int32 actions [B] of `agent` for a batch of games: its move where `needed` [B] holds, 0
+    elsewhere. It does no work when no game needs it; an agent marked `game_by_game` is, on a
+    CPU, asked game by game and only where needed (on an accelerator it is vmapped like any)."""
+
+    def act(state, key):
+        return agent(state, key).astype(jnp.int32)
+
+    if getattr(agent, "game_by_game", False) and jax.default_backend() == "cpu":
+
+        def one_game(args):
+            state, key, need = args
+            return jax.lax.cond(need, act, lambda *_: jnp.int32(0), state, key)
+
+        return jax.lax.map(one_game, (states, keys, needed))
+
+    def every_game(_):
+        return jnp.where(needed, jax.vmap(act)(states, keys), 0)
+
+    return jax.lax.cond(
+        needed.any(), every_game, lambda _: jnp.zeros(needed.shape, jnp.int32), None
+    )
 
 
 # The deepest alpha-beta search `make_agent` builds. Its cost grows about sixfold a turn: from

@@ -42,6 +42,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.agents import game_by_game
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.bitboard import Layout, layout
@@ -391,4 +392,4 @@ def make_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
     def act(state, key: jax.Array) -> jax.Array:
         return choose(root_values(state.position, state.jumper, depth=depth, n=n), key)
 
-    return act
+    return game_by_game(act)

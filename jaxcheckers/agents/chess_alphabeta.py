@@ -32,6 +32,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.agents import game_by_game
 from jaxcheckers.chess import tables
 
 __all__ = [
@@ -221,4 +222,4 @@ def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
     def act(state, key: jax.Array) -> jax.Array:
         return search(env, state, key, depth).action
 
-    return act
+    return game_by_game(act)
