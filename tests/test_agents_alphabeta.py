@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents import alphabeta, make_agent
+from jaxcheckers.agents import act_where, alphabeta, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers.positions import absolute_board, from_board
 from jaxcheckers.core import compiled_step
@@ -140,6 +140,17 @@ def test_agent_breaks_ties_at_random_among_best_moves():
     best = max(expected.values())
     assert set(actions.tolist()) <= {a for a, v in expected.items() if v == best}
     assert len(set(actions.tolist())) > 1  # several moves tie at the opening
+
+
+def test_asked_game_by_game_it_plays_what_it_plays_vmapped():
+    agent = make_agent("alphabeta:1", ENV)
+    assert agent.game_by_game
+    positions = stack(random_positions()[:12])
+    keys = jax.random.split(jax.random.key(4), 12)
+    needed = jnp.arange(12) % 3 != 0
+    asked = jax.jit(act_where, static_argnums=0)(agent, positions, keys, needed)
+    vmapped = jax.jit(jax.vmap(agent))(positions, keys)
+    assert np.array_equal(asked, np.where(needed, vmapped, 0))
 
 
 def test_agent_takes_the_double_jump_and_finishes_it():

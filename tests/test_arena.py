@@ -12,7 +12,7 @@ import pytest
 from jax.experimental import io_callback
 
 import jaxcheckers
-from jaxcheckers import arena
+from jaxcheckers import agents, arena
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import pdn
 from jaxcheckers.cli import main
@@ -131,9 +131,11 @@ def test_opening_plies_are_whole_turns_in_every_game():
             assert turns == 12 + (game % 2), game  # odd games: B's own turn after the opening
 
 
-def test_one_game_at_a_time_asks_each_agent_on_its_own_turns_only():
-    """At batch 1 a search must not also run on the opponent's turns (it did, doubling the
-    cost of every alpha-beta and mcts match): count the calls that reach the host."""
+@pytest.mark.parametrize("game_by_game, batch_size", [(False, 1), (True, 2)])
+def test_each_agent_is_asked_on_its_own_turns_only(game_by_game, batch_size):
+    """A search must not also run on the opponent's turns (it did, doubling the cost of every
+    alpha-beta and mcts match): at batch 1 for any agent, at any batch for one marked
+    `game_by_game` (alpha-beta on a CPU). Count the calls that reach the host."""
     calls = {"a": 0, "b": 0}
 
     def counted(name):
@@ -145,11 +147,12 @@ def test_one_game_at_a_time_asks_each_agent_on_its_own_turns_only():
             done = io_callback(bump, jax.ShapeDtypeStruct((), jnp.int32), key)
             return random_agent(state, key) + done
 
-        return agent
+        return agents.game_by_game(agent) if game_by_game else agent
 
     tictactoe = jaxcheckers.make("tictactoe")
     match = arena.play_match(
-        tictactoe, counted("a"), counted("b"), 2, jax.random.key(5), batch_size=1, opening_plies=1
+        tictactoe, counted("a"), counted("b"), 2, jax.random.key(5), batch_size=batch_size,
+        opening_plies=1,
     )
     # Ply 0 is the random opening; then game 0 (A first) gives A plies 2, 4, ..., game 1 plies 1, 3, ...
     a_turns = sum((length - 1 + (game == 1)) // 2 for game, length in enumerate(match.length))
