@@ -1,4 +1,5 @@
-"""The policy that ships with the package: it loads with flax alone and plays well above random."""
+"""The networks that ship with the package: they load with flax alone and play well above random;
+`mcts:pretrained` searches with the AlphaZero one."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from jaxcheckers.arena import play_match, summarize
 ENV = jaxcheckers.make("checkers")
 
 
-def test_the_shipped_files_are_small_and_name_their_game():
-    params = pretrained.DIRECTORY / pretrained.PARAMS_FILE
-    assert params.stat().st_size < 4 * 2**20
-    _, _, settings = pretrained.load()
-    assert settings["game"] == "checkers"
+def test_the_shipped_files_are_small_and_name_their_game_and_trainer():
+    trainers = {}
+    for name, stem in pretrained.NAMES.items():
+        assert (pretrained.DIRECTORY / f"{stem}.msgpack").stat().st_size < 4 * 2**20
+        _, _, settings = pretrained.load(name)
+        assert settings["game"] == "checkers"
+        trainers[name] = settings.get("algo", "ppo")
+    assert trainers == {pretrained.NAME: "ppo", pretrained.SEARCH_NAME: "alphazero"}
 
 
 def test_ppo_pretrained_beats_random():
@@ -28,11 +32,15 @@ def test_ppo_pretrained_beats_random():
     assert summary.score > 0.8, summary
 
 
-def test_mcts_pretrained_searches_with_the_shipped_network():
-    agent = jax.jit(make_agent("mcts:pretrained:4", ENV))
+def test_mcts_pretrained_searches_with_the_shipped_alphazero_network():
     state = ENV.reset(jax.random.key(0))
-    action = int(agent(state, jax.random.key(1)))
-    assert np.asarray(state.legal_action_mask)[action]
+    keys = jax.random.split(jax.random.key(1), 8)
+    chosen = {}
+    for source in (pretrained.NAME, pretrained.SEARCH_NAME):
+        agent = jax.jit(jax.vmap(make_agent(f"mcts:{source}:4", ENV), in_axes=(None, 0)))
+        chosen[source] = np.asarray(agent(state, keys))
+    assert np.asarray(state.legal_action_mask)[chosen[pretrained.NAME]].all()
+    assert np.array_equal(chosen[pretrained.NAME], chosen[pretrained.SEARCH_NAME])
 
 
 def test_the_shipped_policy_refuses_another_game():

@@ -31,11 +31,12 @@ AGENT_SPECS = {
     "chess: DEPTH plies, material evaluation, default 2, at most 4)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
-    "ppo:pretrained the checkers policy that ships with the package",
+    "ppo:pretrained the checkers PPO policy that ships with the package "
+    "(ppo:pretrained-alphazero the shipped AlphaZero network's raw policy)",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
-    "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped network; "
-    "mcts:uniform[:SIMS] searches with flat priors",
+    "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped AlphaZero "
+    "network; mcts:uniform[:SIMS] searches with flat priors",
 }
 
 
@@ -147,6 +148,10 @@ def _search_agent(argument: str, env) -> Agent:
     if source == "uniform":
         evaluate, params = search.uniform_evaluator(env.num_actions), None
     else:
+        from jaxcheckers.agents import pretrained
+
+        if source == pretrained.NAME:  # the shipped network trained to search with
+            source = pretrained.SEARCH_NAME
         from jaxcheckers.agents.policy import load_params
 
         params, network, settings = load_params(source)

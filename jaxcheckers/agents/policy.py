@@ -63,7 +63,8 @@ def load_policy(checkpoint_path: str | Path, *, greedy: bool = True) -> tuple[Ca
     """The agent saved by `jaxcheckers train`, and the options of the env it was trained on.
 
     checkpoint_path: a run directory (its latest checkpoint is used), one of its
-    `checkpoints/<step>` directories, or "pretrained" (the policy shipped with the package).
+    `checkpoints/<step>` directories, or the name of a network shipped with the package
+    ("pretrained", "pretrained-alphazero").
     The second value is a dict for `jaxcheckers.make(**it)` (the game as "name", its options).
     """
     params, network, settings = load_params(checkpoint_path)
@@ -83,8 +84,8 @@ def load_params(path: str | Path) -> tuple[Any, Any, dict]:
     from jaxcheckers.agents import pretrained
     from jaxcheckers.agents.networks import make_network
 
-    if str(path) == pretrained.NAME:  # the policy that ships with the package
-        return pretrained.load()
+    if str(path) in pretrained.NAMES:  # a network that ships with the package
+        return pretrained.load(str(path))
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
     env = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
