@@ -341,8 +341,8 @@ ALPHAZERO_PRESETS: dict[str, AlphaZeroConfig] = {
         eval_opponents=("random",),
         checkpoint_every=20,
     ),
-    # About half an hour of checkers on a 2-core CPU, from the quick run's 182 moves/s (not yet
-    # run to the end: training/README.md).
+    # 50 minutes of checkers on a (shared) 2-core CPU; its network ships as pretrained-alphazero
+    # (training/README.md).
     "long": AlphaZeroConfig(
         num_envs=128,
         rollout_length=32,
