@@ -94,15 +94,19 @@ _KNIGHT = [(x, y) for x in (-2, -1, 0, 1, 2) for y in (-2, -1, 0, 1, 2) if abs(x
 
 def encode(move: chess.Move, turn: bool) -> int:
     """The action id of a python-chess move with `turn` (chess.WHITE / BLACK) to move."""
-    frm, to = move.from_square, move.to_square
+    return _encode(move.from_square, move.to_square, move.promotion, turn)
+
+
+@functools.lru_cache(maxsize=None)  # the random-game tests encode millions of moves
+def _encode(frm: int, to: int, promotion: int | None, turn: bool) -> int:
     if turn == chess.BLACK:
         frm, to = chess.square_mirror(frm), chess.square_mirror(to)
     fx, fy, tx, ty = frm % 8, frm // 8, to % 8, to // 8
     dx, dy = tx - fx, ty - fy
     if (dx, dy) in _KNIGHT:
         plane = 56 + _KNIGHT.index((dx, dy))
-    elif move.promotion not in (None, chess.QUEEN):
-        plane = 64 + 3 * (dx + 1) + [chess.KNIGHT, chess.BISHOP, chess.ROOK].index(move.promotion)
+    elif promotion not in (None, chess.QUEEN):
+        plane = 64 + 3 * (dx + 1) + [chess.KNIGHT, chess.BISHOP, chess.ROOK].index(promotion)
     else:
         distance = max(abs(dx), abs(dy))
         plane = (distance - 1) * 8 + _QUEEN.index((int(np.sign(dx)), int(np.sign(dy))))
