@@ -72,13 +72,15 @@ def main() -> None:
     parser.add_argument("--out", default="benchmarks/results/agent_batching.json")
     args = parser.parse_args()
     rows = []
-    print(f"{'agent':>14} {'batch':>5} {'vmap':>9} {'act_where':>10} {'half asked':>11}  CPU s/game")
+    header = f"{'agent':>14} {'batch':>5} {'vmap':>9} {'act_where':>10} {'half asked':>11}"
+    print(header + "  CPU s/game")
     for spec in args.agents:
         row = measure(spec, args.batch, args.plies, args.repeats)
         rows.append(row)
         print(
             f"{spec:>14} {args.batch:>5} {row['vmap_s_per_game']:9.4f} "
-            f"{row['act_where_all_s_per_game']:10.4f} {row['act_where_half_s_per_game_asked']:11.4f}",
+            f"{row['act_where_all_s_per_game']:10.4f} "
+            f"{row['act_where_half_s_per_game_asked']:11.4f}",
             flush=True,
         )
     report = {"device": jax.devices()[0].device_kind, "load_average": os.getloadavg(), "rows": rows}

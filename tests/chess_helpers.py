@@ -97,7 +97,7 @@ def encode(move: chess.Move, turn: bool) -> int:
     return _encode(move.from_square, move.to_square, move.promotion, turn)
 
 
-@functools.lru_cache(maxsize=None)  # the random-game tests encode millions of moves
+@functools.cache  # the random-game tests encode millions of moves
 def _encode(frm: int, to: int, promotion: int | None, turn: bool) -> int:
     if turn == chess.BLACK:
         frm, to = chess.square_mirror(frm), chess.square_mirror(to)

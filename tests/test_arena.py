@@ -154,7 +154,8 @@ def test_each_agent_is_asked_on_its_own_turns_only(game_by_game, batch_size):
         tictactoe, counted("a"), counted("b"), 2, jax.random.key(5), batch_size=batch_size,
         opening_plies=1,
     )
-    # Ply 0 is the random opening; then game 0 (A first) gives A plies 2, 4, ..., game 1 plies 1, 3, ...
+    # Ply 0 is the random opening; then game 0 (A first) gives A plies 2, 4, ...,
+    # game 1 plies 1, 3, ...
     a_turns = sum((length - 1 + (game == 1)) // 2 for game, length in enumerate(match.length))
     b_turns = sum(match.length) - 2 - a_turns
     assert (calls["a"], calls["b"]) == (a_turns, b_turns)
