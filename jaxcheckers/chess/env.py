@@ -197,11 +197,15 @@ class Chess(Env):
         mover = state.current_player
         played = rules.play(state.position, action, mover)
         moves = rules.legal_moves(played.position)
+        with bb.runtime_one(state.step_count):
+            # Several readers (the end of the game, the repetition rule, the caller): computed
+            # once, not in each of their loops.
+            legal_action_bits = bb.once(rules.action_order(moves.bits))
         irreversible = played.zeroing | played.castling_changed | state.ep_legal
         next_state = state._replace(
             current_player=1 - mover,
             position=played.position,
-            legal_action_bits=rules.action_order(moves.bits),
+            legal_action_bits=legal_action_bits,
             in_check=moves.in_check,
             ep_legal=moves.ep_legal,
             halfmove_clock=jnp.where(played.zeroing, 0, state.halfmove_clock + 1),
