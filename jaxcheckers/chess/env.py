@@ -161,7 +161,6 @@ class Chess(Env):
         position = jax.tree.map(jnp.asarray, position)
         player = jnp.int32(player)
         moves = rules.legal_moves(position)
-        h = self.history_length
         state = self.state_type(
             current_player=player,
             rewards=jnp.zeros(2, jnp.float32),
@@ -241,9 +240,10 @@ class Chess(Env):
             same = (same_parity == entry).all(axis=-1)
             in_window = even_distance < state.window
             repetitions = 1 + (same & in_window).sum(dtype=jnp.int32)
-            reachable = self._repetition_one_move_away(
-                state, occupied, other_parity, other_count, odd_distance < state.window
-            )
+            with bb.runtime_one(ply):
+                reachable = self._repetition_one_move_away(
+                    state, occupied, other_parity, other_count, odd_distance < state.window
+                )
             drawn = drawn | (repetitions >= 3) | reachable
             here = (jnp.arange(2)[:, None] == parity) & (jnp.arange(half) == slot)
             state = state._replace(
@@ -308,15 +308,18 @@ class Chess(Env):
             ^ rules.zobrist(kind, player, t_abs)
         )
         same = (earlier[:, 2:] == child).all(axis=-1)
-        dx, dy = t % 8 - f % 8, t // 8 - f // 8
-        plane = jnp.asarray(tables.DELTA_PLANE)[jnp.clip((dy + 7) * 15 + dx + 7, 0, 224)]
+        seen_twice = count >= 2
+        found = candidates & seen_twice & two & single & same
+        delta = jnp.clip((t // 8 - f // 8 + 7) * 15 + t % 8 - f % 8 + 7, 0, 224)
+        # The arithmetic above in vectorised loops, computed once; the lookups below apart.
+        found, delta, f = bb.once((found.astype(jnp.int32), delta, f))
+        plane = jnp.asarray(tables.DELTA_PLANE)[delta]
         f = f & 63
         square = (f & 7) * 8 + (f >> 3)  # file·8 + rank, as actions number squares
         index = square * tables.NUM_PLANES + jnp.clip(plane, 0, tables.NUM_PLANES - 1)
         word = state.legal_action_bits[index >> 5]
         legal = (plane >= 0) & (((word >> (index & 31).astype(jnp.uint32)) & 1) != 0)
-        seen_twice = count >= 2
-        return (candidates & seen_twice & two & single & same & legal).any()
+        return ((found != 0) & legal).any()
 
 
 @functools.lru_cache(maxsize=32)
