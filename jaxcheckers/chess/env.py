@@ -291,11 +291,9 @@ class Chess(Env):
         """
         player = state.current_player
         diff_lo, diff_hi = earlier[:, 0] ^ occupied.lo, earlier[:, 1] ^ occupied.hi
-        diff = bb.BB(diff_lo, diff_hi)
-        two = bb.popcount(diff) == 2
         frm = bb.BB(diff_lo & occupied.lo, diff_hi & occupied.hi)
         to = bb.BB(diff_lo & ~occupied.lo, diff_hi & ~occupied.hi)
-        single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)
+        single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)  # so the two differ in two
         f_abs, t_abs = bb.lowest(frm), bb.lowest(to)
         flip = jnp.where(player == 1, 56, 0)
         f, t = f_abs ^ flip, t_abs ^ flip
@@ -307,9 +305,9 @@ class Chess(Env):
             ^ rules.zobrist(kind, player, f_abs)
             ^ rules.zobrist(kind, player, t_abs)
         )
-        same = (earlier[:, 2:] == child).all(axis=-1)
+        same = (earlier[:, 2] == child[..., 0]) & (earlier[:, 3] == child[..., 1])
         seen_twice = count >= 2
-        found = candidates & seen_twice & two & single & same
+        found = candidates & seen_twice & single & same
         delta = jnp.clip((t // 8 - f // 8 + 7) * 15 + t % 8 - f % 8 + 7, 0, 224)
         # The arithmetic above in vectorised loops, computed once; the lookups below apart.
         found, delta, f = bb.once((found.astype(jnp.int32), delta, f))
