@@ -138,7 +138,7 @@ _ONE = []  # the runtime 1 of the function being traced (`runtime_one`)
 
 
 class runtime_one:
-    """Within it, `once` divides by a 1 that XLA cannot fold away (`core.computed_once`)."""
+    """Within it, `once` has a 1 that XLA cannot fold away, for its fusion boundaries."""
 
     def __init__(self, signed: jax.Array):
         self.one = _U32(1) | (signed < -(1 << 20)).astype(_U32)
@@ -151,13 +151,28 @@ class runtime_one:
 
 
 def once(a):
-    """`a` (a pytree of uint32) computed once into memory: a fusion boundary, so that XLA does not
-    recompute a value in every fused loop that reads it. `lax.optimization_barrier` does not
-    stop that on the CPU; an integer division does (see `jaxcheckers.core.computed_once`)."""
+    """`a` (a pytree of integer arrays) computed once into memory: a fusion boundary, so that XLA
+    does not recompute a value in every fused loop that reads it (`lax.optimization_barrier` does
+    not stop that on the CPU). On the CPU the boundary is a loop that runs zero times, which XLA
+    cannot know; elsewhere an integer division by a 1 (`jaxcheckers.core.computed_once`), which
+    on the CPU would keep the loops that compute the value from being vectorised."""
     if not _ONE:
         return a
     one = _ONE[-1]
-    return jax.tree.map(lambda x: jax.lax.div(x, jnp.broadcast_to(one, x.shape)), a)
+    return jax.lax.platform_dependent(a, one, cpu=_through_empty_loop, default=_divided_by)
+
+
+def _through_empty_loop(a, one):
+    def body(carry):
+        count, values = carry
+        return count + _U32(1), jax.tree.map(lambda x: x ^ count.astype(x.dtype), values)
+
+    zero = one - _U32(1)
+    return jax.lax.while_loop(lambda carry: carry[0] < zero, body, (_U32(0), a))[1]
+
+
+def _divided_by(a, one):
+    return jax.tree.map(lambda x: jax.lax.div(x, jnp.broadcast_to(one.astype(x.dtype), x.shape)), a)
 
 
 def slides(gen: BB, empty: BB, dx, dy) -> BB:

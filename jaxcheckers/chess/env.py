@@ -54,9 +54,10 @@ class ChessState(NamedTuple):
     placement: jax.Array  # uint32 (2,)  Zobrist hash of the pieces (absolute squares)
     window: jax.Array  # int32 ()  positions since the last irreversible move, this one included
     repetitions: jax.Array  # int32 ()  occurrences of this position in that window (1: first)
-    history: jax.Array  # uint32 (H, 4)  earlier positions: occupancy (2 words), placement hash;
-    #   slot = ply % H; H = 1 (unused) without the repetition rule
-    history_count: jax.Array  # uint8 (H,)  each slot's `repetitions`
+    history: jax.Array  # uint32 (2, H/2, 4)  earlier positions: occupancy (2 words), placement
+    #   hash; the position of ply q in [q % 2, q // 2 % (H/2)]; (1, 1, 4), unused, without the
+    #   repetition rule
+    history_count: jax.Array  # uint8 (2, H/2)  each slot's `repetitions`
     boards: jax.Array  # uint32 (8, 13, 2)  the last 8 positions' 13 planes in white's frame,
     #   newest first, as PettingZoo stacks them ((1, 13, 2), unused, without history=True)
 
@@ -160,7 +161,6 @@ class Chess(Env):
         position = jax.tree.map(jnp.asarray, position)
         player = jnp.int32(player)
         moves = rules.legal_moves(position)
-        h = self.history_length
         state = self.state_type(
             current_player=player,
             rewards=jnp.zeros(2, jnp.float32),
@@ -176,12 +176,17 @@ class Chess(Env):
             placement=rules.placement_hash(position, player),
             window=jnp.int32(1),
             repetitions=jnp.int32(1),
-            history=jnp.zeros((h, 4), jnp.uint32),
-            history_count=jnp.zeros(h, jnp.uint8),
+            history=jnp.zeros((*self._history_slots(), 4), jnp.uint32),
+            history_count=jnp.zeros(self._history_slots(), jnp.uint8),
             boards=jnp.zeros((STACKED if self.history else 1, 13, 2), jnp.uint32),
         )
         state = self._judge(state, moves, jnp.int32(0), mover=None)
         return state
+
+    def _history_slots(self) -> tuple[int, int]:
+        """(parities, slots per parity) of the history."""
+        h = self.history_length
+        return (2, h // 2) if h > 1 else (1, 1)
 
     def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
@@ -191,11 +196,15 @@ class Chess(Env):
         mover = state.current_player
         played = rules.play(state.position, action, mover)
         moves = rules.legal_moves(played.position)
+        with bb.runtime_one(state.step_count):
+            # Several readers (the end of the game, the repetition rule, the caller): computed
+            # once, not in each of their loops.
+            legal_action_bits = bb.once(rules.action_order(moves.bits))
         irreversible = played.zeroing | played.castling_changed | state.ep_legal
         next_state = state._replace(
             current_player=1 - mover,
             position=played.position,
-            legal_action_bits=rules.action_order(moves.bits),
+            legal_action_bits=legal_action_bits,
             in_check=moves.in_check,
             ep_legal=moves.ep_legal,
             halfmove_clock=jnp.where(played.zeroing, 0, state.halfmove_clock + 1),
@@ -217,18 +226,28 @@ class Chess(Env):
         drawn = jnp.bool_(False)
         repetitions = jnp.int32(1)
         if self.threefold_repetition:
-            h = self.history_length
-            distance = (ply - jnp.arange(h)) % h
-            distance = jnp.where(distance == 0, h, distance)  # the slot this ply will take
-            in_window = distance < state.window
-            even = distance % 2 == 0
-            same = (state.history == entry).all(axis=-1)
-            repetitions = 1 + (same & in_window & even).sum(dtype=jnp.int32)
-            reachable = self._repetition_one_move_away(state, occupied, in_window & ~even)
+            # A repetition is an even number of plies back, a position one move away an odd
+            # number: each is looked for in the half of the history of its parity.
+            half = self.history_length // 2
+            parity, slot = ply % 2, (ply // 2) % half
+            odd_first = parity == 1
+            same_parity = jnp.where(odd_first, state.history[1], state.history[0])
+            other_parity = jnp.where(odd_first, state.history[0], state.history[1])
+            other_count = jnp.where(odd_first, state.history_count[0], state.history_count[1])
+            back = (slot - 1 - jnp.arange(half)) % half  # slots back from the newest
+            even_distance = 2 + 2 * back  # 2 … H; the slot this ply will take is H back
+            odd_distance = 1 + 2 * ((((ply - 1) // 2) - jnp.arange(half)) % half)
+            same = (same_parity == entry).all(axis=-1)
+            in_window = even_distance < state.window
+            repetitions = 1 + (same & in_window).sum(dtype=jnp.int32)
+            with bb.runtime_one(ply):
+                reachable = self._repetition_one_move_away(
+                    state, occupied, other_parity, other_count, odd_distance < state.window
+                )
             drawn = drawn | (repetitions >= 3) | reachable
-            here = jnp.arange(h) == ply % h
+            here = (jnp.arange(2)[:, None] == parity) & (jnp.arange(half) == slot)
             state = state._replace(
-                history=jnp.where(here[:, None], entry, state.history),
+                history=jnp.where(here[..., None], entry, state.history),
                 history_count=jnp.where(
                     here, jnp.minimum(repetitions, 255).astype(jnp.uint8), state.history_count
                 ),
@@ -256,7 +275,12 @@ class Chess(Env):
         )
 
     def _repetition_one_move_away(
-        self, state: ChessState, occupied: bb.BB, candidates: jax.Array
+        self,
+        state: ChessState,
+        occupied: bb.BB,
+        earlier: jax.Array,
+        count: jax.Array,
+        candidates: jax.Array,
     ) -> jax.Array:
         """bool: a legal move reaches a position already seen twice in the window (python-chess's
         `can_claim_threefold_repetition`, second part).
@@ -266,13 +290,10 @@ class Chess(Env):
         in exactly f and t, and the placement hash by that piece's keys on f and t.
         """
         player = state.current_player
-        earlier = state.history
         diff_lo, diff_hi = earlier[:, 0] ^ occupied.lo, earlier[:, 1] ^ occupied.hi
-        diff = bb.BB(diff_lo, diff_hi)
-        two = bb.popcount(diff) == 2
         frm = bb.BB(diff_lo & occupied.lo, diff_hi & occupied.hi)
         to = bb.BB(diff_lo & ~occupied.lo, diff_hi & ~occupied.hi)
-        single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)
+        single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)  # so the two differ in two
         f_abs, t_abs = bb.lowest(frm), bb.lowest(to)
         flip = jnp.where(player == 1, 56, 0)
         f, t = f_abs ^ flip, t_abs ^ flip
@@ -284,16 +305,19 @@ class Chess(Env):
             ^ rules.zobrist(kind, player, f_abs)
             ^ rules.zobrist(kind, player, t_abs)
         )
-        same = (earlier[:, 2:] == child).all(axis=-1)
-        dx, dy = t % 8 - f % 8, t // 8 - f // 8
-        plane = jnp.asarray(tables.DELTA_PLANE)[jnp.clip((dy + 7) * 15 + dx + 7, 0, 224)]
+        same = (earlier[:, 2] == child[..., 0]) & (earlier[:, 3] == child[..., 1])
+        seen_twice = count >= 2
+        found = candidates & seen_twice & single & same
+        delta = jnp.clip((t // 8 - f // 8 + 7) * 15 + t % 8 - f % 8 + 7, 0, 224)
+        # The arithmetic above in vectorised loops, computed once; the lookups below apart.
+        found, delta, f = bb.once((found.astype(jnp.int32), delta, f))
+        plane = jnp.asarray(tables.DELTA_PLANE)[delta]
         f = f & 63
         square = (f & 7) * 8 + (f >> 3)  # file·8 + rank, as actions number squares
         index = square * tables.NUM_PLANES + jnp.clip(plane, 0, tables.NUM_PLANES - 1)
         word = state.legal_action_bits[index >> 5]
         legal = (plane >= 0) & (((word >> (index & 31).astype(jnp.uint32)) & 1) != 0)
-        seen_twice = state.history_count >= 2
-        return (candidates & seen_twice & two & single & same & legal).any()
+        return ((found != 0) & legal).any()
 
 
 @functools.lru_cache(maxsize=32)
