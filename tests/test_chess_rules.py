@@ -207,3 +207,30 @@ def test_action_order_is_the_plane_major_bits_permuted():
         return np.unpackbits(w.astype("<u4").view(np.uint8), axis=-1, bitorder="little")
 
     assert (unpacked(ordered) == unpacked(words)[:, tables.PLANE_MAJOR]).all()
+
+
+# -- the 64-bit bitboards ------------------------------------------------------------------------
+
+
+def test_bitboards_are_64_bit_inside_wide_functions_only():
+    from jaxcheckers.chess import bitboard as bb
+
+    @bb.wide
+    def flipped(words):
+        return bb.flip(bb.of(words)).stack()
+
+    words = np.array([0x000000FF, 0x12000000], np.uint32)  # rank 1 full, a bit on rank 8
+    out = jax.jit(flipped)(words)
+    assert out.dtype == np.uint32
+    mirrored = int.from_bytes(bb.to_int(words).to_bytes(8, "little"), "big")  # ranks reversed
+    assert bb.to_int(out) == mirrored
+    with pytest.raises(RuntimeError, match="wide"):
+        bb.of(words)  # outside a `wide` function: 64-bit types are off
+    with pytest.raises(TypeError, match="64-bit"):
+        bb.wide(lambda w: bb.of(w).x)(words)
+
+
+def test_the_state_stays_32_bit():
+    start = state_from_fen(chess.STARTING_FEN)
+    state = h.jitted_step()(start, uci_to_action(start, "e2e4"))
+    assert max(np.dtype(leaf.dtype).itemsize for leaf in jax.tree.leaves(state)) == 4

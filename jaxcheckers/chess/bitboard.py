@@ -1,58 +1,93 @@
-"""64-square bitboards as pairs of uint32 words, so that JAX's 32-bit default stays as it is.
+"""64-square bitboards as uint64 words, computed in 64-bit mode inside `wide` functions only.
 
-Square s = rank·8 + file (a1 = 0, h8 = 63, python-chess's numbering); bit s of the 64-bit board is
-bit s % 32 of `lo` (s < 32) or `hi`. Every shift amount is a Python int, so each operation is a
-handful of word operations that XLA vectorises over a batch.
+Square s = rank·8 + file (a1 = 0, h8 = 63, python-chess's numbering) is bit s of the word. JAX's
+32-bit default is left alone for the user: the State keeps each board as two uint32 words
+[lo, hi] (`of` reads them, `BB.stack` writes them), and only the functions decorated `wide`
+switch 64-bit types on while they are traced, checking that no 64-bit value leaves them. A shift
+by a per-direction amount is then one vector operation, where a pair of 32-bit words needs six.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["BB", "const", "zero", "shift", "step", "slide", "square", "lowest", "popcount"]
+__all__ = ["BB", "wide", "of", "const", "zero", "shift", "steps", "slides", "square", "lowest"]
 
 _U32 = jnp.uint32
 MASK32 = 0xFFFFFFFF
+MASK64 = (1 << 64) - 1
+
+
+def _enable_x64():
+    if hasattr(jax, "enable_x64"):
+        return jax.enable_x64(True)
+    from jax.experimental import enable_x64  # JAX before 0.7
+
+    return enable_x64()
+
+
+def wide(function):
+    """`function` traced with 64-bit types on; its results must not carry a 64-bit value out."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with _enable_x64():
+            out = function(*args, **kwargs)
+        for leaf in jax.tree.leaves(out):
+            if jnp.dtype(leaf.dtype).itemsize > 4:
+                raise TypeError(f"{function.__qualname__} returned a 64-bit {leaf.dtype} value")
+        return out
+
+    return wrapped
+
+
+def _u64(value) -> jax.Array:
+    if not jax.config.jax_enable_x64:
+        raise RuntimeError("chess bitboards are computed inside `bitboard.wide` functions only")
+    return jnp.asarray(value, jnp.uint64)
 
 
 class BB(NamedTuple):
-    """A bitboard: uint32 `lo` (squares 0–31) and `hi` (32–63), of any matching shape."""
+    """A bitboard: uint64 `x`, of any shape."""
 
-    lo: jax.Array
-    hi: jax.Array
+    x: jax.Array
 
     def __and__(self, other: BB) -> BB:
-        return BB(self.lo & other.lo, self.hi & other.hi)
+        return BB(self.x & other.x)
 
     def __or__(self, other: BB) -> BB:
-        return BB(self.lo | other.lo, self.hi | other.hi)
+        return BB(self.x | other.x)
 
     def __xor__(self, other: BB) -> BB:
-        return BB(self.lo ^ other.lo, self.hi ^ other.hi)
+        return BB(self.x ^ other.x)
 
     def __invert__(self) -> BB:
-        return BB(~self.lo, ~self.hi)
+        return BB(~self.x)
 
     def any(self) -> jax.Array:
         """bool: some square is set."""
-        return (self.lo | self.hi) != 0
+        return self.x != 0
 
     def stack(self) -> jax.Array:
         """uint32 (…, 2): [lo, hi]."""
-        return jnp.stack([self.lo, self.hi], axis=-1)
+        return jnp.stack([(self.x & _u64(MASK32)).astype(_U32), (self.x >> 32).astype(_U32)], -1)
 
 
 def of(words: jax.Array) -> BB:
     """The bitboard of uint32 (…, 2) [lo, hi]."""
-    return BB(words[..., 0], words[..., 1])
+    words = jnp.asarray(words)
+    return BB(_u64(words[..., 0]) | (_u64(words[..., 1]) << 32))
 
 
-def const(mask: int) -> BB:
-    return BB(_U32(mask & MASK32), _U32(mask >> 32))
+def const(mask) -> BB:
+    """A constant board: an int, or an array of Python ints (one board per entry)."""
+    masks = np.vectorize(lambda m: int(m) & MASK64, otypes=[np.uint64])(np.asarray(mask, object))
+    return BB(_u64(masks))
 
 
 def zero() -> BB:
@@ -60,21 +95,19 @@ def zero() -> BB:
 
 
 def where(condition: jax.Array, a: BB, b: BB) -> BB:
-    return BB(jnp.where(condition, a.lo, b.lo), jnp.where(condition, a.hi, b.hi))
+    return BB(jnp.where(condition, a.x, b.x))
 
 
-def shift(a: BB, n: int) -> BB:
-    """The 64-bit value shifted left by n (right for n < 0); bits leaving the board drop."""
-    if n == 0:
-        return a
-    if n >= 32:
-        return BB(jnp.zeros_like(a.lo), a.lo << (n - 32))
-    if n <= -32:
-        return BB(a.hi >> (-n - 32), jnp.zeros_like(a.hi))
-    if n > 0:
-        return BB(a.lo << n, (a.hi << n) | (a.lo >> (32 - n)))
-    n = -n
-    return BB((a.lo >> n) | (a.hi << (32 - n)), a.hi >> n)
+def shift(a: BB, n) -> BB:
+    """The board shifted left by n (right for n < 0), n an int or an int array broadcast against
+    `a` (one shift per direction); bits leaving the board drop."""
+    n = np.asarray(n, np.int64)
+    x = a.x
+    if (n > 0).any():
+        x = x << _u64(np.maximum(n, 0).astype(np.uint64))
+    if (n < 0).any():
+        x = x >> _u64(np.maximum(-n, 0).astype(np.uint64))
+    return BB(x)
 
 
 FILE_A = 0x0101010101010101
@@ -91,47 +124,28 @@ def rank_mask(r: int) -> int:
 
 def _keep_files(dx: int) -> int:
     """The squares from which a step of dx files stays on the board."""
-    mask = (1 << 64) - 1
+    mask = MASK64
     for f in range(8):
         if not 0 <= f + dx < 8:
             mask &= ~file_mask(f)
     return mask
 
 
-def shift_by(a: BB, n) -> BB:
-    """`shift` by an int array `n` (|n| < 64) broadcast against `a`: one shift per direction."""
-    n = np.asarray(n, np.int64)
-    left = jnp.asarray(np.maximum(n, 0).astype(np.uint32))
-    right = jnp.asarray(np.maximum(-n, 0).astype(np.uint32))
-    thirty_two = _U32(32)
-    lo, hi = a.lo, a.hi
-    if (n > 0).any():
-        lo, hi = (
-            lo << left,
-            (hi << left) | (lo >> (thirty_two - left)) | (lo << (left - thirty_two)),
-        )
-    if (n < 0).any():
-        lo, hi = (
-            (lo >> right) | (hi << (thirty_two - right)) | (hi >> (right - thirty_two)),
-            hi >> right,
-        )
-    return BB(lo, hi)
-
-
 def keep_files(dx) -> BB:
-    """The squares from which steps of dx files (an int array) stay on the board."""
-    masks = np.array([_keep_files(int(d)) for d in np.ravel(dx)], dtype=object).reshape(
-        np.shape(dx)
-    )
-    lo = np.vectorize(lambda m: m & MASK32, otypes=[np.uint32])(masks)
-    hi = np.vectorize(lambda m: m >> 32, otypes=[np.uint32])(masks)
-    return BB(jnp.asarray(lo), jnp.asarray(hi))
+    """The squares from which steps of dx files (an int or int array) stay on the board."""
+    return const(np.vectorize(_keep_files, otypes=[object])(np.asarray(dx)))
 
 
-def steps(a: BB, dx, dy) -> BB:
-    """`step` in many directions at once: dx, dy int arrays broadcast against `a`."""
+def step(a: BB, dx, dy) -> BB:
+    """Every square moved by (dx files, dy ranks), ints or int arrays broadcast against `a` (one
+    direction each); squares that would leave the board drop."""
     dx, dy = np.asarray(dx), np.asarray(dy)
-    return shift_by(a & keep_files(dx), 8 * dy + dx)
+    if dx.any():
+        a = a & keep_files(dx)
+    return shift(a, 8 * dy + dx)
+
+
+steps = step  # many directions at once reads better at the call sites
 
 
 _ONE = []  # the runtime 1 of the function being traced (`runtime_one`)
@@ -172,106 +186,86 @@ def _through_empty_loop(a, one):
 
 
 def _divided_by(a, one):
-    return jax.tree.map(lambda x: jax.lax.div(x, jnp.broadcast_to(one.astype(x.dtype), x.shape)), a)
+    def divide(x):
+        if x.dtype.itemsize > 4:  # as 32-bit halves: a 64-bit division is emulated on a GPU
+            halves = jax.lax.bitcast_convert_type(x, _U32)
+            return jax.lax.bitcast_convert_type(divide(halves), x.dtype)
+        return jax.lax.div(x, jnp.broadcast_to(one.astype(x.dtype), x.shape))
+
+    return jax.tree.map(divide, a)
 
 
 def slides(gen: BB, empty: BB, dx, dy) -> BB:
-    """`slide` in many directions at once (int arrays dx, dy broadcast against `gen`)."""
+    """The squares sliders on `gen` attack in directions (dx, dy) (ints or int arrays broadcast
+    against `gen`, |dx|, |dy| ≤ 1): along each ray up to and including the first occupied square
+    (Kogge–Stone occluded fill)."""
     dx, dy = np.asarray(dx), np.asarray(dy)
     d = 8 * dy + dx
-    landing = keep_files(-dx)
+    landing = keep_files(-dx)  # squares a step of dx can land on without wrapping
     pro = empty & landing
-    gen = gen | (pro & shift_by(gen, d))
-    pro = pro & shift_by(pro, d)
+    gen = gen | (pro & shift(gen, d))
+    pro = pro & shift(pro, d)
     gen, pro = once((gen, pro))
-    gen = gen | (pro & shift_by(gen, 2 * d))
-    pro = pro & shift_by(pro, 2 * d)
+    gen = gen | (pro & shift(gen, 2 * d))
+    pro = pro & shift(pro, 2 * d)
     gen, pro = once((gen, pro))
-    gen = gen | (pro & shift_by(gen, 4 * d))
-    return shift_by(gen, d) & landing
+    gen = gen | (pro & shift(gen, 4 * d))
+    return shift(gen, d) & landing
 
 
 def union(a: BB, axis: int = -1) -> BB:
     """The OR over `axis`."""
-
-    def reduce(x):  # ORs of halves, not a `reduce`: XLA on the CPU recomputes the inputs of a
-        # reduce fused into a consumer loop for every element of the consumer
-        x = jnp.moveaxis(x, axis, -1)
-        while x.shape[-1] > 1:
-            n = x.shape[-1]
-            half = n // 2
-            rest = x[..., 2 * half :]
-            x = x[..., :half] | x[..., half : 2 * half]
-            if n % 2:
-                x = jnp.concatenate([x[..., :-1], x[..., -1:] | rest], -1) if half > 1 else x | rest
-        return x[..., 0]
-
-    return BB(reduce(a.lo), reduce(a.hi))
+    # ORs of halves, not a `reduce`: XLA on the CPU recomputes the inputs of a reduce fused into
+    # a consumer loop for every element of the consumer
+    x = jnp.moveaxis(a.x, axis, -1)
+    while x.shape[-1] > 1:
+        n = x.shape[-1]
+        half = n // 2
+        rest = x[..., 2 * half :]
+        x = x[..., :half] | x[..., half : 2 * half]
+        if n % 2:
+            x = jnp.concatenate([x[..., :-1], x[..., -1:] | rest], -1) if half > 1 else x | rest
+    return BB(x[..., 0])
 
 
 def broadcast(a: BB, shape) -> BB:
-    return BB(jnp.broadcast_to(a.lo, shape), jnp.broadcast_to(a.hi, shape))
-
-
-def step(a: BB, dx: int, dy: int) -> BB:
-    """Every square moved by (dx files, dy ranks); squares that would leave the board drop."""
-    if dx:
-        a = a & const(_keep_files(dx))
-    return shift(a, 8 * dy + dx)
-
-
-def slide(gen: BB, empty: BB, dx: int, dy: int) -> BB:
-    """The squares a slider on `gen` attacks in direction (dx, dy), |dx|, |dy| ≤ 1: along the ray
-    up to and including the first occupied square (Kogge–Stone occluded fill)."""
-    d = 8 * dy + dx
-    landing = const(_keep_files(-dx))  # squares a step of dx can land on without wrapping
-    pro = empty & landing
-    gen = gen | (pro & shift(gen, d))
-    pro = pro & shift(pro, d)
-    gen = gen | (pro & shift(gen, 2 * d))
-    pro = pro & shift(pro, 2 * d)
-    gen = gen | (pro & shift(gen, 4 * d))
-    return shift(gen, d) & landing
+    return BB(jnp.broadcast_to(a.x, shape))
 
 
 def square(s: jax.Array) -> BB:
     """The bitboard of square s (0–63); empty for s outside."""
     s = jnp.asarray(s, jnp.int32)
-    bit = _U32(1) << (s & 31).astype(_U32)
     inside = (s >= 0) & (s < 64)
-    return BB(
-        jnp.where(inside & (s < 32), bit, _U32(0)), jnp.where(inside & (s >= 32), bit, _U32(0))
-    )
+    return BB(jnp.where(inside, _u64(1) << (s & 63).astype(jnp.uint64), _u64(0)))
 
 
 def has(a: BB, s: jax.Array) -> jax.Array:
     """bool: square s (0–63) is set."""
     s = jnp.asarray(s, jnp.int32)
-    word = jnp.where(s < 32, a.lo, a.hi)
-    return ((word >> (s & 31).astype(_U32)) & 1) != 0
-
-
-def _ctz(x: jax.Array) -> jax.Array:
-    """Trailing zeros of uint32 x (32 for 0)."""
-    return jax.lax.population_count((x & (~x + _U32(1))) - _U32(1)).astype(jnp.int32)
+    return ((a.x >> (s & 63).astype(jnp.uint64)) & _u64(1)) != 0
 
 
 def lowest(a: BB) -> jax.Array:
     """int32: the lowest set square (64 if none)."""
-    return jnp.where(a.lo != 0, _ctz(a.lo), 32 + _ctz(a.hi))
+    x = a.x
+    return jax.lax.population_count((x & (~x + _u64(1))) - _u64(1)).astype(jnp.int32)
 
 
 def popcount(a: BB) -> jax.Array:
-    return (jax.lax.population_count(a.lo) + jax.lax.population_count(a.hi)).astype(jnp.int32)
-
-
-def _bswap(x: jax.Array) -> jax.Array:
-    return (x << 24) | ((x << 8) & _U32(0xFF0000)) | ((x >> 8) & _U32(0xFF00)) | (x >> 24)
+    return jax.lax.population_count(a.x).astype(jnp.int32)
 
 
 def flip(a: BB) -> BB:
-    """Mirrored top to bottom (rank r ↦ 7 − r): the other side's frame."""
-    return BB(_bswap(a.hi), _bswap(a.lo))
+    """Mirrored top to bottom (rank r ↦ 7 − r): the other side's frame (a byte swap)."""
+    x = a.x
+    for width, low in ((32, 0x00000000FFFFFFFF), (16, 0x0000FFFF0000FFFF), (8, 0x00FF00FF00FF00FF)):
+        x = ((x >> width) & _u64(low)) | ((x & _u64(low)) << width)
+    return BB(x)
+
+
+def bswap32(x: jax.Array) -> jax.Array:
+    """uint32 words byte-swapped: the half of a board [lo, hi] mirrored (32-bit, no `wide`)."""
+    return (x << 24) | ((x << 8) & _U32(0xFF0000)) | ((x >> 8) & _U32(0xFF00)) | (x >> 24)
 
 
 def to_int(words) -> int:

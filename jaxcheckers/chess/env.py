@@ -218,11 +218,9 @@ class Chess(Env):
 
     def _judge(self, state: ChessState, moves: rules.Moves, ply: jax.Array, mover) -> ChessState:
         """Records the position (repetitions, stacked boards) and decides whether the game ended."""
-        player = state.current_player
         has_move = (state.legal_action_bits != 0).any()
-        p, white = rules.absolute(state.position, player)
-        occupied = p[0] | p[1] | p[2] | p[3] | p[4] | p[5]
-        entry = jnp.concatenate([occupied.stack(), state.placement])
+        occupied = _occupancy(state.position, state.current_player)
+        entry = jnp.concatenate([occupied, state.placement])
         drawn = jnp.bool_(False)
         repetitions = jnp.int32(1)
         if self.threefold_repetition:
@@ -258,7 +256,7 @@ class Chess(Env):
         if self.insufficient_material:
             drawn = drawn | rules.insufficient_material(state.position)
         if self.history:
-            boards = _white_planes(state, p, white, repetitions)
+            boards = _white_planes(state, repetitions)
             state = state._replace(
                 boards=jnp.concatenate([boards[None], state.boards[:-1]])
                 if mover is not None
@@ -274,10 +272,11 @@ class Chess(Env):
             repetitions=repetitions, rewards=rewards, terminated=~has_move | drawn
         )
 
+    @staticmethod
+    @bb.wide
     def _repetition_one_move_away(
-        self,
         state: ChessState,
-        occupied: bb.BB,
+        occupied: jax.Array,
         earlier: jax.Array,
         count: jax.Array,
         candidates: jax.Array,
@@ -290,12 +289,12 @@ class Chess(Env):
         in exactly f and t, and the placement hash by that piece's keys on f and t.
         """
         player = state.current_player
-        diff_lo, diff_hi = earlier[:, 0] ^ occupied.lo, earlier[:, 1] ^ occupied.hi
-        frm = bb.BB(diff_lo & occupied.lo, diff_hi & occupied.hi)
-        to = bb.BB(diff_lo & ~occupied.lo, diff_hi & ~occupied.hi)
+        occupied = bb.of(occupied)
+        diff = bb.of(earlier[:, :2]) ^ occupied
+        frm, to = diff & occupied, diff & ~occupied
         single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)  # so the two differ in two
         f_abs, t_abs = bb.lowest(frm), bb.lowest(to)
-        flip = jnp.where(player == 1, 56, 0)
+        flip = jnp.where(player == 1, jnp.int32(56), jnp.int32(0))
         f, t = f_abs ^ flip, t_abs ^ flip
         pieces = rules.piece_boards(state.position)
         own = bb.of(state.position.own)
@@ -325,8 +324,18 @@ def _jitted_start(env: Chess):
     return jax.jit(env.start)
 
 
-def _white_planes(state: ChessState, p, white: bb.BB, repetitions: jax.Array) -> jax.Array:
+@bb.wide
+def _occupancy(position: Position, player: jax.Array) -> jax.Array:
+    """uint32 (2,): the occupied squares in white's frame."""
+    p = rules.piece_boards(position)
+    occupied = p[0] | p[1] | p[2] | p[3] | p[4] | p[5]
+    return bb.where(player == 1, bb.flip(occupied), occupied).stack()
+
+
+@bb.wide
+def _white_planes(state: ChessState, repetitions: jax.Array) -> jax.Array:
     """uint32 (13, 2): `chess_utils.get_observation(board, 0)[..., 7:]` as bitboards."""
+    p, white = rules.absolute(state.position, state.current_player)
     black = ~white
     planes = [p[i] & white for i in range(6)] + [p[i] & black for i in range(6)]
     ep = jnp.where(state.current_player == 1, state.position.ep ^ 56, state.position.ep)
@@ -370,6 +379,7 @@ def _aux_words(state: ChessState) -> jax.Array:
 
 
 @functools.partial(jax.jit, static_argnums=1)
+@bb.wide
 def _observation(state: ChessState, stacked: bool) -> jax.Array:
     aux = _aux_words(state)
     if not stacked:
@@ -389,12 +399,9 @@ def _observation(state: ChessState, stacked: bool) -> jax.Array:
             np.arange(base + 6, base + 12),
             np.arange(base, base + 6),
         )
-    flipped = jnp.stack([_bswap(swapped[..., 1]), _bswap(swapped[..., 0])], axis=-1)[..., index, :]
+    flipped = jnp.stack([bb.bswap32(swapped[..., 1]), bb.bswap32(swapped[..., 0])], axis=-1)
+    flipped = flipped[..., index, :]
     return _unpack_planes(jnp.where(black, flipped, words))
-
-
-def _bswap(x):
-    return bb._bswap(x)
 
 
 def _piece_words(position: Position) -> jax.Array:

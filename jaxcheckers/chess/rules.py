@@ -60,11 +60,11 @@ DISTANCE = np.arange(1, 8)[:, None]  # (7, 1)
 
 
 def _spread(a: BB, n: int = 8) -> BB:
-    return bb.broadcast(a, a.lo.shape + (n,))
+    return bb.broadcast(a, a.x.shape + (n,))
 
 
 def _expand(a: BB) -> BB:
-    return BB(a.lo[..., None], a.hi[..., None])
+    return BB(a.x[..., None])
 
 
 def _knight_attacks(a: BB) -> BB:
@@ -100,6 +100,7 @@ def _king_attacked(p: list[BB], opp: BB, king: BB, occupied: BB) -> jax.Array:
     return (hit | bb.union(rays)).any()
 
 
+@bb.wide
 def legal_moves(position: Position) -> Moves:
     """Every legal move of the side to move, as plane-major from-square bitboards."""
     with bb.runtime_one(position.ep):
@@ -131,7 +132,7 @@ def _legal_moves(position: Position) -> Moves:
     beyond = bb.slides(_spread(king), _expand(empty) | blocker, QDX, QDY) & ~ray & sliders
     pinned_dir = bb.where(beyond.any(), blocker, bb.zero())  # (8,)
     pinned = bb.union(pinned_dir)
-    line = pinned_dir | BB(pinned_dir.lo[..., ::-1], pinned_dir.hi[..., ::-1])  # d and −d
+    line = pinned_dir | BB(pinned_dir.x[..., ::-1])  # d and −d
     movable = _expand(own) & ~(_expand(pinned) & ~line)  # (8,) free to move along d
 
     n_checkers = bb.popcount(checkers)
@@ -147,24 +148,17 @@ def _legal_moves(position: Position) -> Moves:
     for distance in range(1, 8):
         ray = bb.steps(ray, QDX, QDY)
         reached = ray & _expand(target)
-        found.append(bb.shift_by(reached, -QD * distance))
-        quiet_found.append(bb.shift_by(reached & _expand(empty), -QD * distance))
+        found.append(bb.shift(reached, -QD * distance))
+        quiet_found.append(bb.shift(reached & _expand(empty), -QD * distance))
         ray = bb.once(ray & _expand(empty))
-    queen = BB(jnp.stack([f.lo for f in found], -2), jnp.stack([f.hi for f in found], -2))
+    queen = BB(jnp.stack([f.x for f in found], -2))
     queen, quiet_found = bb.once((queen, quiet_found))
-    quiet = bb.union(
-        bb.union(
-            BB(
-                jnp.stack([f.lo for f in quiet_found], -1),
-                jnp.stack([f.hi for f in quiet_found], -1),
-            )
-        )
-    )
+    quiet = bb.union(bb.union(BB(jnp.stack([f.x for f in quiet_found], -1))))
 
     # The king: one step to a square the opponent does not attack.
     reached = bb.steps(_spread(king), QDX, QDY) & _expand(~own & ~attacked)
-    king_from = bb.shift_by(reached, -QD)  # (8,)
-    quiet = quiet | bb.union(bb.shift_by(reached & _expand(empty), -QD))
+    king_from = bb.shift(reached, -QD)  # (8,)
+    quiet = quiet | bb.union(bb.shift(reached & _expand(empty), -QD))
     castling = position.castling
     free = ~in_check
     king_side = (
@@ -187,14 +181,14 @@ def _legal_moves(position: Position) -> Moves:
     # Knights: a pinned knight cannot move.
     knights = _expand(p[KNIGHT] & own & ~pinned)
     reached = bb.steps(knights, KDX, KDY) & _expand(target)
-    knight_planes = bb.shift_by(reached, -KD)  # (8,)
-    quiet = quiet | bb.union(bb.shift_by(reached & _expand(empty), -KD))
+    knight_planes = bb.shift(reached, -KD)  # (8,)
+    quiet = quiet | bb.union(bb.shift(reached & _expand(empty), -KD))
 
     # Pawns: pushes, double pushes, captures, promotions (a queen by the queen plane).
     pawns = p[PAWN] & own
     rank7 = bb.const(RANK_7)
     up = tables.QUEEN_DIRS.index((0, 1))
-    pushers = pawns & bb.BB(movable.lo[..., up], movable.hi[..., up])
+    pushers = pawns & BB(movable.x[..., up])
     one = bb.step(pushers, 0, 1) & empty
     single = bb.shift(one & evasion, -8)
     double = bb.shift(bb.step(one & bb.const(RANK_3), 0, 1) & empty & evasion, -16)
@@ -206,7 +200,7 @@ def _legal_moves(position: Position) -> Moves:
     captures = {}
     for dx in (-1, 1):
         d = tables.QUEEN_DIRS.index((dx, 1))
-        capturers = pawns & bb.BB(movable.lo[..., d], movable.hi[..., d])
+        capturers = pawns & BB(movable.x[..., d])
         reached = bb.step(capturers, dx, 1)
         origins = bb.shift(reached & opp & target, -(8 + dx))
         # En passant: played out on the board, then the king must not be attacked.
@@ -226,27 +220,15 @@ def _legal_moves(position: Position) -> Moves:
         extra[d] = extra[d] | b
     extra[8 + tables.QUEEN_DIRS.index((1, 0))] = king_side_from
     extra[8 + tables.QUEEN_DIRS.index((-1, 0))] = queen_side_from
-    near = BB(
-        jnp.stack([extra[i].lo for i in range(16)], -1),
-        jnp.stack([extra[i].hi for i in range(16)], -1),
-    )
-    near = near | BB(
-        jnp.concatenate([king_from.lo, jnp.zeros_like(king_from.lo)], -1),
-        jnp.concatenate([king_from.hi, jnp.zeros_like(king_from.hi)], -1),
-    )
+    near = BB(jnp.stack([extra[i].x for i in range(16)], -1))
+    near = near | BB(jnp.concatenate([king_from.x, jnp.zeros_like(king_from.x)], -1))
 
-    def flat(x, y, z):  # queen planes (…, 7, 8), the 16 near planes OR'ed in, knights, under
-        x = x.reshape(*x.shape[:-2], 56)
-        y = jnp.concatenate([y, jnp.zeros((*y.shape[:-1], 40), y.dtype)], -1)
-        return jnp.concatenate([x | y, z, jnp.stack(under_words(z), -1)], -1)
-
-    def under_words(z):
-        return [u.lo if z is knight_planes.lo else u.hi for u in under]
-
+    # The 73 planes: queen planes (…, 7, 8) with the 16 near planes OR'ed in, knights, under.
     queen, near, knight_planes, under = bb.once((queen, near, knight_planes, under))
-    lo = flat(queen.lo, near.lo, knight_planes.lo)
-    hi = flat(queen.hi, near.hi, knight_planes.hi)
-    bits = jnp.stack([lo, hi], -1).reshape(*lo.shape[:-1], 2 * tables.NUM_PLANES)
+    x = queen.x.reshape(*queen.x.shape[:-2], 56)
+    y = jnp.concatenate([near.x, jnp.zeros((*near.x.shape[:-1], 40), near.x.dtype)], -1)
+    planes = BB(jnp.concatenate([x | y, knight_planes.x, jnp.stack([u.x for u in under], -1)], -1))
+    bits = planes.stack().reshape(*planes.x.shape[:-1], 2 * tables.NUM_PLANES)
     return Moves(bits, in_check, ep_legal, quiet.any())
 
 
@@ -315,6 +297,7 @@ class Played(NamedTuple):
     hash_change: jax.Array  # uint32 (2,)  XOR into the placement hash (absolute squares)
 
 
+@bb.wide
 def play(position: Position, action: jax.Array, player: jax.Array) -> Played:
     """The position after the legal `action`, turned to the opponent's frame."""
     action = jnp.asarray(action, jnp.int32)
@@ -421,6 +404,7 @@ def absolute(position: Position, player: jax.Array) -> tuple[list[BB], BB]:
     return p, white
 
 
+@bb.wide
 def placement_hash(position: Position, player: jax.Array) -> jax.Array:
     """uint32 (2,): the XOR of the Zobrist keys of every piece (used once, at a game's start)."""
     p, white = absolute(position, player)
@@ -440,6 +424,7 @@ def placement_hash(position: Position, player: jax.Array) -> jax.Array:
     return out
 
 
+@bb.wide
 def insufficient_material(position: Position) -> jax.Array:
     """bool: neither side can ever mate, as python-chess's `is_insufficient_material` decides."""
     p = piece_boards(position)
