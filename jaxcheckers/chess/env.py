@@ -299,6 +299,7 @@ class Chess(Env):
         pieces = rules.piece_boards(state.position)
         own = bb.of(state.position.own)
         kind = sum(jnp.int32(i) * bb.has(pieces[i] & own, f) for i in range(6))
+        f_abs, t_abs, f, t, kind = bb.once((f_abs, t_abs, f, t, kind))
         child = (
             state.placement
             ^ rules.zobrist(kind, player, f_abs)
