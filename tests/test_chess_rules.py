@@ -85,6 +85,25 @@ def test_en_passant_that_exposes_the_king_is_illegal():
     assert chess_fen(state) == chess.Board(fen).fen()  # the square is not printed
 
 
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/K1PpP2r/8/8/8/4k3 w - d6 0 1",  # two capturers on the king's rank: both legal
+        "6k1/5b2/8/3pP3/8/1K6/8/8 w - d6 0 1",  # the captured pawn's removal opens a diagonal
+        "4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 1",  # captures the pawn that gives check
+        "4bk2/8/8/3pP3/K7/8/8/8 w - d6 0 1",  # the double push uncovered a check: not resolved
+        "4k3/8/8/2PpP3/4K3/8/8/8 w - d6 0 1",  # two capturers, the victim gives check
+        "7k/8/8/r2pP2K/8/8/8/8 w - d6 0 1",  # lone capturer, king to the right of the rook
+        "8/8/8/8/k2Pp2R/8/8/4K3 b - d3 0 1",  # black to move: the rank pin seen from the left
+    ],
+)
+def test_en_passant_legality_as_python_chess_decides(fen):
+    state = state_from_fen(fen)
+    board = chess.Board(fen)
+    assert legal_uci(state) == {m.uci() for m in board.legal_moves}
+    assert chess_fen(state) == board.fen()
+
+
 def test_promotion_and_underpromotion():
     fen = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1"
     state = state_from_fen(fen)

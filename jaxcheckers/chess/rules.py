@@ -196,21 +196,28 @@ def _legal_moves(position: Position) -> Moves:
 
     ep_square = bb.square(position.ep)  # empty when ep = −1
     ep_victim = bb.shift(ep_square, -8)
-    ep_legal = jnp.bool_(False)
-    captures = {}
+    captures, ep_from = {}, {}
     for dx in (-1, 1):
         d = tables.QUEEN_DIRS.index((dx, 1))
         capturers = pawns & BB(movable.x[..., d])
         reached = bb.step(capturers, dx, 1)
         origins = bb.shift(reached & opp & target, -(8 + dx))
-        # En passant: played out on the board, then the king must not be attacked.
-        ep_from = bb.shift(reached & ep_square, -(8 + dx))
-        after = (occupied ^ ep_from ^ ep_square) & ~ep_victim
-        safe = ~_king_attacked(p, opp & ~ep_victim, king, after)
-        ep_ok = ep_from.any() & safe
-        ep_legal = ep_legal | ep_ok
-        captures[d] = origins | bb.where(ep_ok, ep_from, bb.zero())
+        ep_from[dx] = bb.shift(reached & ep_square, -(8 + dx))
+        captures[d] = origins
         promotions[dx] = origins & rank7
+    # En passant: played out on the board, then the king must not be attacked. One test serves
+    # both capturers. A capturer pinned off its capture line is not in `movable`; one pinned
+    # along it stays on the line. What the captured pawn's removal can open is seen with it
+    # removed; a lone capturer's own departure matters only on the rank it shares with that pawn
+    # (the one line through both), so it is removed too; with two capturers, the one that stays
+    # still blocks that rank.
+    both = ep_from[-1] | ep_from[1]
+    leaving = bb.where(bb.popcount(both) == 1, both, bb.zero())
+    after = (occupied & ~ep_victim & ~leaving) | ep_square
+    ep_legal = both.any() & ~_king_attacked(p, opp & ~ep_victim, king, after)
+    for dx in (-1, 1):
+        d = tables.QUEEN_DIRS.index((dx, 1))
+        captures[d] = captures[d] | bb.where(ep_legal, ep_from[dx], bb.zero())
     under = [promotions[dx] for dx in (-1, 0, 1) for _ in range(3)]  # 64 + 3·(dx + 1) + piece
 
     extra = {d: bb.zero() for d in range(16)}
