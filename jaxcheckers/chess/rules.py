@@ -329,6 +329,10 @@ def play(position: Position, action: jax.Array, player: jax.Array) -> Played:
     king_side = castles & (to == 6)
     queen_side = castles & (to == 2)
     rook_move = bb.where(king_side, bb.const(0xA0), bb.where(queen_side, bb.const(0x09), bb.zero()))
+    with bb.runtime_one(position.ep):  # read by every board below: computed once, not in each
+        from_bb, to_bb, victim, lands_as, rook_move = bb.once(
+            (from_bb, to_bb, victim, lands_as, rook_move)
+        )
 
     new = []
     for i in range(6):
