@@ -3,6 +3,8 @@ small functions on their own."""
 
 from __future__ import annotations
 
+import functools
+
 import chess
 import jax
 import numpy as np
@@ -253,3 +255,23 @@ def test_the_state_stays_32_bit():
     start = state_from_fen(chess.STARTING_FEN)
     state = h.jitted_step()(start, uci_to_action(start, "e2e4"))
     assert max(np.dtype(leaf.dtype).itemsize for leaf in jax.tree.leaves(state)) == 4
+
+
+def test_both_fusion_barriers_return_their_values_unchanged():
+    """`bb.once` is a zero-trip loop on the CPU and a division by a runtime 1 elsewhere (run
+    here on the CPU directly): both give back bools, int32 and uint64 words as they were."""
+    from jaxcheckers.chess import bitboard as bb
+
+    @bb.wide
+    def through(barrier, words, flags, counts):
+        one = jax.numpy.uint32(1) | (counts[0] < -(1 << 20)).astype(jax.numpy.uint32)
+        board, flags, counts = barrier((bb.of(words), flags, counts), one)
+        return board.stack(), flags, counts
+
+    words = np.array([[0xDEADBEEF, 0x80000001], [0, 0xFFFFFFFF]], np.uint32)
+    flags, counts = np.array([True, False]), np.array([-7, 2**31 - 1], np.int32)
+    for barrier in (bb._through_empty_loop, bb._divided_by):
+        out = jax.jit(functools.partial(through, barrier))(words, flags, counts)
+        for got, want in zip(out, (words, flags, counts), strict=True):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)

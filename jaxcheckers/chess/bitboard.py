@@ -187,6 +187,8 @@ def _through_empty_loop(a, one):
 
 def _divided_by(a, one):
     def divide(x):
+        if x.dtype == jnp.bool_:
+            return divide(x.astype(_U32)) != 0
         if x.dtype.itemsize > 4:  # as 32-bit halves: a 64-bit division is emulated on a GPU
             halves = jax.lax.bitcast_convert_type(x, _U32)
             return jax.lax.bitcast_convert_type(divide(halves), x.dtype)

@@ -194,7 +194,10 @@ class Chess(Env):
 
     def _step(self, state: ChessState, action: jax.Array) -> ChessState:
         mover = state.current_player
-        played = rules.play(state.position, action, mover)
+        with bb.runtime_one(state.step_count):
+            # Read by the move generator, the judge's loops over the history slots and the
+            # State: computed once, not per slot.
+            played = bb.once(rules.play(state.position, action, mover))
         moves = rules.legal_moves(played.position)
         with bb.runtime_one(state.step_count):
             # Several readers (the end of the game, the repetition rule, the caller): computed
@@ -228,6 +231,10 @@ class Chess(Env):
             # number: each is looked for in the half of the history of its parity.
             half = self.history_length // 2
             parity, slot = ply % 2, (ply // 2) % half
+            with bb.runtime_one(ply):  # per game, read in the loops over the slots: once
+                occupied, entry, parity, slot, window = bb.once(
+                    (occupied, entry, parity, slot, state.window)
+                )
             odd_first = parity == 1
             same_parity = jnp.where(odd_first, state.history[1], state.history[0])
             other_parity = jnp.where(odd_first, state.history[0], state.history[1])
@@ -236,11 +243,11 @@ class Chess(Env):
             even_distance = 2 + 2 * back  # 2 … H; the slot this ply will take is H back
             odd_distance = 1 + 2 * ((((ply - 1) // 2) - jnp.arange(half)) % half)
             same = (same_parity == entry).all(axis=-1)
-            in_window = even_distance < state.window
+            in_window = even_distance < window
             repetitions = 1 + (same & in_window).sum(dtype=jnp.int32)
             with bb.runtime_one(ply):
                 reachable = self._repetition_one_move_away(
-                    state, occupied, other_parity, other_count, odd_distance < state.window
+                    state, occupied, other_parity, other_count, odd_distance < window
                 )
             drawn = drawn | (repetitions >= 3) | reachable
             here = (jnp.arange(2)[:, None] == parity) & (jnp.arange(half) == slot)
@@ -289,16 +296,17 @@ class Chess(Env):
         in exactly f and t, and the placement hash by that piece's keys on f and t.
         """
         player = state.current_player
-        occupied = bb.of(occupied)
+        own = bb.of(state.position.own)
+        mine = [board & own for board in rules.piece_boards(state.position)]
+        flip = jnp.where(player == 1, jnp.int32(56), jnp.int32(0))
+        # Per game, read in the loops over the slots: computed once.
+        occupied, mine, flip = bb.once((bb.of(occupied), mine, flip))
         diff = bb.of(earlier[:, :2]) ^ occupied
         frm, to = diff & occupied, diff & ~occupied
         single = (bb.popcount(frm) == 1) & (bb.popcount(to) == 1)  # so the two differ in two
         f_abs, t_abs = bb.lowest(frm), bb.lowest(to)
-        flip = jnp.where(player == 1, jnp.int32(56), jnp.int32(0))
         f, t = f_abs ^ flip, t_abs ^ flip
-        pieces = rules.piece_boards(state.position)
-        own = bb.of(state.position.own)
-        kind = sum(jnp.int32(i) * bb.has(pieces[i] & own, f) for i in range(6))
+        kind = sum(jnp.int32(i) * bb.has(mine[i], f) for i in range(6))
         f_abs, t_abs, f, t, kind = bb.once((f_abs, t_abs, f, t, kind))
         child = (
             state.placement
