@@ -251,19 +251,34 @@ def action_order(planes: jax.Array) -> jax.Array:
     """
     batch = planes.shape[:-1]
     words = planes.reshape(*batch, tables.NUM_PLANES, 2)  # plane, half of the board
-    padding = jnp.zeros((*batch, 96 - tables.NUM_PLANES, 2), jnp.uint32)
-    blocks = jnp.concatenate([words, padding], -2).reshape(*batch, 3, 32, 2)
-    # (part, bit, half): bit i is plane 32·part + i on square 32·half + bit
-    blocks = _transpose32(blocks)
-    rows = jnp.swapaxes(blocks, -1, -2).reshape(*batch, 3, 8, 8)  # part, rank, file
-    rows = jnp.swapaxes(rows, -1, -2).reshape(*batch, 3, 64)  # part, file·8 + rank
-    chunks = jnp.swapaxes(rows, -1, -2).reshape(*batch, 192)  # 3·(file·8 + rank) + part
+    # (part, bit, half): bit i is plane 32·part + i on square 32·half + bit. Planes 0–63 fill
+    # two blocks, transposed in rounds; the last nine planes are read bit by bit.
+    full = _transpose32(words[..., :64, :].reshape(*batch, 2, 32, 2))
+    squares = jnp.arange(32, dtype=jnp.uint32)[:, None]  # bit, (half)
+    last = sum(
+        ((words[..., 64 + i, None, :] >> squares) & jnp.uint32(1)) << jnp.uint32(i)
+        for i in range(tables.NUM_PLANES - 64)
+    )
+    blocks = jnp.concatenate([full, last[..., None, :, :]], -3)
+    blocks = blocks.reshape(*batch, 192)
     out = jnp.zeros((*batch, tables.NUM_ACTIONS // 32), jnp.uint32)
     for k in range(tables.STREAM_CHUNK.shape[0]):
-        chunk = chunks[..., tables.STREAM_CHUNK[k]]
+        chunk = blocks[..., _CHUNK_IN_BLOCKS[tables.STREAM_CHUNK[k]]]
         placed = (chunk << tables.STREAM_LEFT[k]) >> tables.STREAM_RIGHT[k]
         out = out | (placed & tables.STREAM_KEEP[k])
     return out
+
+
+def _chunks_in_blocks() -> np.ndarray:
+    """Where chunk 3·(file·8 + rank) + part (a square's row, 32 planes at a time) lies in the
+    transposed blocks (part, bit, half) flattened: one gather reads it, no transposes."""
+    blocks = np.arange(192).reshape(3, 32, 2)
+    rows = np.swapaxes(blocks, -1, -2).reshape(3, 8, 8)  # part, rank, file
+    rows = np.swapaxes(rows, -1, -2).reshape(3, 64)  # part, file·8 + rank
+    return np.swapaxes(rows, -1, -2).reshape(192)
+
+
+_CHUNK_IN_BLOCKS = _chunks_in_blocks()
 
 
 def _transpose32(a: jax.Array) -> jax.Array:
