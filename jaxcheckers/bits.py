@@ -86,7 +86,10 @@ def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
         return _nth_set_bit_in(words, n)
     per_group = math.isqrt(size - 1) + 1
     groups = -(-size // per_group)
-    grouped = jnp.pad(words, (0, groups * per_group - size)).reshape(groups, per_group)
+    # Zeros appended by a concatenation, which XLA fuses into the loops that read it (a `pad`
+    # is materialised on its own).
+    padding = jnp.zeros(groups * per_group - size, words.dtype)
+    grouped = jnp.concatenate([words, padding]).reshape(groups, per_group)
     counts = jax.lax.population_count(grouped).astype(jnp.int32).sum(axis=1)
     group, before = _nth_word(counts, n)
     # The group's words by a select per group, not a gather (a loop of scalar loads under vmap).
