@@ -243,11 +243,11 @@ def action_order(planes: jax.Array) -> jax.Array:
     """uint32 (…, 146): the plane-major legal moves (`Moves.bits`) in PettingZoo's action order,
     bit a of word a // 32 (as `bits.pack_mask` packs the mask).
 
-    A bit-matrix transpose (planes × squares to squares × planes) in word operations: each
-    32 × 32 block is transposed in five rounds of masked swaps, then each square's 73-bit row is
-    laid into the stream (`tables.STREAM_*`). Unpacking this order is a shift per entry, where
-    the plane-major order made every reader of the mask (a sampler packing it again) permute
-    4,672 entries one by one.
+    A bit-matrix transpose (planes × squares to squares × planes) in word operations: planes
+    0–63 as 32 × 32 blocks, each transposed in five rounds of masked swaps, planes 64–72 bit by
+    bit; then each square's 73-bit row is laid into the stream (`tables.STREAM_*`). Unpacking
+    this order is a shift per entry, where the plane-major order made every reader of the mask
+    (a sampler packing it again) permute 4,672 entries one by one.
     """
     batch = planes.shape[:-1]
     words = planes.reshape(*batch, tables.NUM_PLANES, 2)  # plane, half of the board
