@@ -26,7 +26,7 @@ MASK64 = (1 << 64) - 1
 def _enable_x64():
     if hasattr(jax, "enable_x64"):
         return jax.enable_x64(True)
-    from jax.experimental import enable_x64  # JAX before 0.7
+    from jax.experimental import enable_x64  # older JAX, without `jax.enable_x64`
 
     return enable_x64()
 

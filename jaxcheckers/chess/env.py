@@ -195,13 +195,10 @@ class Chess(Env):
     def _step(self, state: ChessState, action: jax.Array) -> ChessState:
         mover = state.current_player
         with bb.runtime_one(state.step_count):
-            # Read by the move generator, the judge's loops over the history slots and the
-            # State: computed once, not per slot.
+            # Each has several readers (the move generator, the judge's loops over the history
+            # slots, the end of the game, the State): computed once, not in each reader's loop.
             played = bb.once(rules.play(state.position, action, mover))
-        moves = rules.legal_moves(played.position)
-        with bb.runtime_one(state.step_count):
-            # Several readers (the end of the game, the repetition rule, the caller): computed
-            # once, not in each of their loops.
+            moves = rules.legal_moves(played.position)
             legal_action_bits = bb.once(rules.action_order(moves.bits))
         irreversible = played.zeroing | played.castling_changed | state.ep_legal
         next_state = state._replace(
