@@ -180,7 +180,9 @@ def action_index(action: Any, num_actions: int) -> jax.Array:
         return jnp.asarray(action).astype(jnp.int32)
     xp = np if isinstance(action, (np.ndarray, np.generic)) else jnp
     in_range = (action >= 0) & (action < num_actions)
-    return jnp.asarray(xp.where(in_range, action, -1).astype(np.int32))
+    # The -1 is written after the cast: an unsigned array cannot hold it (NumPy 2.5 raises).
+    index = xp.where(in_range, action, 0).astype(np.int32)
+    return jnp.asarray(xp.where(in_range, index, -1))
 
 
 def _forfeit(state: State) -> State:
