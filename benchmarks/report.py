@@ -16,7 +16,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import chess_speed, perft, throughput
+from benchmarks import chess_speed, device_speed, perft, throughput
 from benchmarks.common import RESULTS_DIR, markdown_table, rate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +184,7 @@ def build(results_dir: Path) -> str:
              "    python -m benchmarks.throughput   # steps/s sweep, compile, memory (~5 min)\n"
              "    python -m benchmarks.perft        # move-level perft, depths 8-10 (~5 min)\n"
              "    python -m benchmarks.chess_speed  # chess: steps/s, perft(5), compile, state\n"
+             "    python -m benchmarks.device_speed # on a GPU: chess next to pgx, checkers\n"
              "    python -m benchmarks.report       # this file\n"]
     if tp:
         figures = tp["headline"]
@@ -209,6 +210,10 @@ def build(results_dir: Path) -> str:
         parts.append(perft.render_markdown(pf))
     if chess and "ratios" in chess and "perft" in chess:
         parts.append(chess_section(chess))
+    device_path = results_dir / "device_speed.json"
+    if device_path.exists():
+        parts.append("## On a GPU\n\n" + device_speed.render_markdown(
+            json.loads(device_path.read_text())))
     return "\n".join(parts)
 
 

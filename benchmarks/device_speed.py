@@ -1,0 +1,73 @@
+"""Throughput on the default device (a GPU where there is one): jaxcheckers' chess next to pgx's
+chess in one process, and jaxcheckers' checkers, at large batch sizes.
+
+    python -m benchmarks.device_speed [--chess-batch-sizes 1024 4096 16384] [--runs 3]
+
+The shared harness (`benchmarks.common`: random legal actions, the observation read every step,
+auto-reset); every rollout is compiled first, then they take turns run by run. The figures only
+mean something next to each other: the ratio is taken within the run, each system at its best
+batch size. Writes results/device_speed.json; `benchmarks.report` puts it in BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import jax
+
+from benchmarks import common
+
+OURS_CHESS = "jaxcheckers chess"
+PGX_CHESS = "pgx chess"
+OURS_CHECKERS = "jaxcheckers checkers"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chess-batch-sizes", type=int, nargs="+", default=[1024, 4096, 16384])
+    parser.add_argument("--checkers-batch-sizes", type=int, nargs="+", default=[4096, 65536])
+    parser.add_argument("--seconds", type=float, default=1.5, help="per run of each rollout")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    systems = [
+        (common.jaxcheckers_game("chess", label=OURS_CHESS), args.chess_batch_sizes),
+        (common.pgx_game("chess"), args.chess_batch_sizes),
+        (common.jaxcheckers_game("checkers", label=OURS_CHECKERS), args.checkers_batch_sizes),
+    ]
+    rollouts = [
+        common.TimedRollout(game, batch, min_run_s=args.seconds)
+        for game, sizes in systems
+        for batch in sizes
+    ]
+    rows = [r.to_json() for r in common.measure_together(rollouts, runs=args.runs)]
+    best = {name: max((r for r in rows if r["name"] == name), key=lambda r: r["steps_per_s"])
+            for name in {r["name"] for r in rows}}
+    results = {
+        "machine": common.machine(),
+        "device_kind": jax.devices()[0].device_kind,
+        "command_args": vars(args),
+        "throughput": rows,
+        "chess_vs_pgx": best[OURS_CHESS]["steps_per_s"] / best[PGX_CHESS]["steps_per_s"],
+    }
+    print(render_markdown(results))
+    path = common.RESULTS_DIR / "device_speed.json"
+    path.write_text(json.dumps(results, indent=2, default=str))
+    print(f"wrote {path}")
+    return 0
+
+
+def render_markdown(results: dict) -> str:
+    """The table of a device_speed.json, with the chess ratio."""
+    rows = [[r["name"], f"{r['batch_size']:,}", common.rate(r["steps_per_s"])]
+            for r in results["throughput"]]
+    table = common.markdown_table(["system", "batch", "steps/s"], rows)
+    machine = results["machine"]
+    return (f"On {results['device_kind']} (jax {machine['jax']}, {machine['date_utc']} UTC, commit "
+            f"{machine['commit']}): jaxcheckers chess at its best batch is "
+            f"**{results['chess_vs_pgx']:.1f}×** pgx chess at its best.\n\n{table}\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
