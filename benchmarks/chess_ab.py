@@ -1,6 +1,7 @@
 """Chess: this checkout's step against another commit's, timed in one process, in turns.
 
     python -m benchmarks.chess_ab --base COMMIT [--batch 1024] [--rounds 5] [--parts PART ...]
+    python -m benchmarks.chess_ab --base COMMIT --game checkers --parts step harness
 
 On a shared machine the load changes from minute to minute, so a change is only measured
 against the code before it in the same process: the package at COMMIT is copied (`git archive`)
@@ -8,7 +9,8 @@ into a temporary folder under another name, both are compiled, and each part is 
 alternating order, round by round. Parts: `legal` (`rules.legal_moves`), `order`
 (`rules.action_order`), `play` (`rules.play`), `step` (`env.step`), all jitted and vmapped over
 the batch at positions 40 random plies in, and `harness` (the throughput benchmark's scan of
-sample, step, reset and observation). Prints the median and the least ns per game (per
+sample, step, reset and observation). `--game` times another game's `step` and `harness`
+(the other parts are chess's rules). Prints the median and the least ns per game (per
 game-step for the harness) of wall and of this process's CPU time.
 """
 
@@ -55,7 +57,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=32, help="harness steps per timed call")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--parts", nargs="+", default=["legal", "step", "harness"])
+    parser.add_argument("--game", default="chess")
     args = parser.parse_args()
+    if args.game != "chess" and set(args.parts) - {"step", "harness"}:
+        parser.error("for a game other than chess, --parts takes step and harness only")
 
     import jaxcheckers
 
@@ -77,20 +82,22 @@ def compare(packages: dict, args) -> dict:
     calls = {}
     for name, package in packages.items():
         rules = importlib.import_module(f"{package.__name__}.chess.rules")
-        env = package.make("chess")
-        game = common.JaxGame("chess", env.reset, env.step, env.num_actions)
+        env = package.make(args.game)
+        game = common.JaxGame(args.game, env.reset, env.step, env.num_actions)
         carry = common.initial_carry(game, batch)
         states = common.make_rollout(game, batch, 40)(*carry)[0]
         actions = common.sample_legal_actions(jax.random.key(1), states.legal_action_mask)
-        parts = {
-            "legal": (jax.vmap(rules.legal_moves), (states.position,)),
-            "order": (
+        parts = {"step": (jax.vmap(env.step), (states, actions))}
+        if args.game == "chess":
+            parts["legal"] = (jax.vmap(rules.legal_moves), (states.position,))
+            parts["order"] = (
                 jax.vmap(rules.action_order),
                 (jax.jit(jax.vmap(rules.legal_moves))(states.position).bits,),
-            ),
-            "play": (jax.vmap(rules.play), (states.position, actions, states.current_player)),
-            "step": (jax.vmap(env.step), (states, actions)),
-        }
+            )
+            parts["play"] = (
+                jax.vmap(rules.play),
+                (states.position, actions, states.current_player),
+            )
         for part in args.parts:
             if part == "harness":
                 rollout = common.make_rollout(game, batch, args.steps)

@@ -23,6 +23,7 @@ __all__ = [
     "step_autoreset",
     "tree_where",
     "computed_once",
+    "divided_by_one",
     "compiled_step",
     "action_index",
     "replace_fields",
@@ -65,19 +66,30 @@ def computed_once(values: Any, runtime: jax.Array) -> Any:
     legal moves, a history) as scalar code, once per game. Integer division is one of the
     operations XLA will not duplicate, so each value is divided by a 1 it cannot fold away,
     which makes it compute the value once and let the readers load it. On a GPU the division
-    costs one instruction per value.
+    costs one instruction per value. (Chess's bitboards use a loop that runs zero times on the
+    CPU instead, `chess.bitboard.once`; for these values that was slower, docs/performance.md.)
 
     runtime: any integer array that is not a compile-time constant (the step count, or a value
     itself), a scalar or of the values' shape; the 1 is built from it.
     """
-    one = jnp.int32(1) | (runtime < 0).astype(jnp.int32)  # always 1; XLA does not know it
+    one = jnp.uint32(1) | (runtime < 0).astype(jnp.uint32)  # always 1; XLA does not know it
+    return divided_by_one(values, one)
 
-    def once(x: jax.Array) -> jax.Array:
+
+def divided_by_one(values: Any, one: jax.Array) -> Any:
+    """The pytree `values` (integer or bool arrays) divided by `one`, a uint32 1 that is not a
+    compile-time constant (a scalar or of the values' shape): the same values, as a boundary XLA
+    does not fuse across (`lax.optimization_barrier` does not stop fusion on the CPU)."""
+
+    def divide(x):
         if x.dtype == jnp.bool_:
-            return jax.lax.div(x.astype(jnp.int32), one) != 0
-        return jax.lax.div(x, one.astype(x.dtype))
+            return divide(x.astype(jnp.uint32)) != 0
+        if x.dtype.itemsize > 4:  # as 32-bit halves: a 64-bit division is emulated on a GPU
+            halves = jax.lax.bitcast_convert_type(x, jnp.uint32)
+            return jax.lax.bitcast_convert_type(divide(halves), x.dtype)
+        return jax.lax.div(x, jnp.broadcast_to(one.astype(x.dtype), x.shape))
 
-    return jax.tree.map(once, values)
+    return jax.tree.map(divide, values)
 
 
 class Env(abc.ABC):

@@ -258,8 +258,10 @@ def test_the_state_stays_32_bit():
 
 
 def test_both_fusion_barriers_return_their_values_unchanged():
-    """`bb.once` is a zero-trip loop on the CPU and a division by a runtime 1 elsewhere (run
-    here on the CPU directly): both give back bools, int32 and uint64 words as they were."""
+    """`bb.once` is a zero-trip loop on the CPU and a division by a runtime 1 elsewhere
+    (`core.divided_by_one`, run here on the CPU directly): both give back bools, int32 and
+    uint64 words as they were."""
+    from jaxcheckers import core
     from jaxcheckers.chess import bitboard as bb
 
     @bb.wide
@@ -270,7 +272,7 @@ def test_both_fusion_barriers_return_their_values_unchanged():
 
     words = np.array([[0xDEADBEEF, 0x80000001], [0, 0xFFFFFFFF]], np.uint32)
     flags, counts = np.array([True, False]), np.array([-7, 2**31 - 1], np.int32)
-    for barrier in (bb._through_empty_loop, bb._divided_by):
+    for barrier in (bb._through_empty_loop, core.divided_by_one):
         out = jax.jit(functools.partial(through, barrier))(words, flags, counts)
         for got, want in zip(out, (words, flags, counts), strict=True):
             assert got.dtype == want.dtype

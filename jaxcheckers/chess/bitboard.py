@@ -16,6 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.core import divided_by_one
+
 __all__ = ["BB", "wide", "of", "const", "zero", "shift", "steps", "slides", "square", "lowest"]
 
 _U32 = jnp.uint32
@@ -168,12 +170,12 @@ def once(a):
     """`a` (a pytree of integer arrays) computed once into memory: a fusion boundary, so that XLA
     does not recompute a value in every fused loop that reads it (`lax.optimization_barrier` does
     not stop that on the CPU). On the CPU the boundary is a loop that runs zero times, which XLA
-    cannot know; elsewhere an integer division by a 1 (`jaxcheckers.core.computed_once`), which
-    on the CPU would keep the loops that compute the value from being vectorised."""
+    cannot know; elsewhere an integer division by a 1 (`core.divided_by_one`), which on the CPU
+    would keep the loops that compute the value from being vectorised."""
     if not _ONE:
         return a
     one = _ONE[-1]
-    return jax.lax.platform_dependent(a, one, cpu=_through_empty_loop, default=_divided_by)
+    return jax.lax.platform_dependent(a, one, cpu=_through_empty_loop, default=divided_by_one)
 
 
 def _through_empty_loop(a, one):
@@ -183,18 +185,6 @@ def _through_empty_loop(a, one):
 
     zero = one - _U32(1)
     return jax.lax.while_loop(lambda carry: carry[0] < zero, body, (_U32(0), a))[1]
-
-
-def _divided_by(a, one):
-    def divide(x):
-        if x.dtype == jnp.bool_:
-            return divide(x.astype(_U32)) != 0
-        if x.dtype.itemsize > 4:  # as 32-bit halves: a 64-bit division is emulated on a GPU
-            halves = jax.lax.bitcast_convert_type(x, _U32)
-            return jax.lax.bitcast_convert_type(divide(halves), x.dtype)
-        return jax.lax.div(x, jnp.broadcast_to(one.astype(x.dtype), x.shape))
-
-    return jax.tree.map(divide, a)
 
 
 def slides(gen: BB, empty: BB, dx, dy) -> BB:
