@@ -31,6 +31,7 @@ from pathlib import Path
 import jax
 
 from benchmarks import common
+from jaxcheckers import GAMES
 
 BASE_NAME = "jaxcheckers_base"
 
@@ -57,7 +58,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=32, help="harness steps per timed call")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--parts", nargs="+", default=["legal", "step", "harness"])
-    parser.add_argument("--game", default="chess")
+    parser.add_argument("--game", default="chess", choices=GAMES)
     args = parser.parse_args()
     if args.game != "chess" and set(args.parts) - {"step", "harness"}:
         parser.error("for a game other than chess, --parts takes step and harness only")
