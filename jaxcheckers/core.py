@@ -24,6 +24,7 @@ __all__ = [
     "tree_where",
     "computed_once",
     "divided_by_one",
+    "unknown_one",
     "compiled_step",
     "action_index",
     "replace_fields",
@@ -72,8 +73,14 @@ def computed_once(values: Any, runtime: jax.Array) -> Any:
     runtime: any integer array that is not a compile-time constant (the step count, or a value
     itself), a scalar or of the values' shape; the 1 is built from it.
     """
-    one = jnp.uint32(1) | (runtime < 0).astype(jnp.uint32)  # always 1; XLA does not know it
-    return divided_by_one(values, one)
+    return divided_by_one(values, unknown_one(runtime))
+
+
+def unknown_one(runtime: jax.Array) -> jax.Array:
+    """uint32: 1 (1 OR a comparison), of `runtime`'s shape, built from `runtime` (an integer
+    array that is not a compile-time constant, such as a step count) so that XLA cannot fold it
+    away."""
+    return jnp.uint32(1) | (runtime < 0).astype(jnp.uint32)
 
 
 def divided_by_one(values: Any, one: jax.Array) -> Any:

@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import divided_by_one
+from jaxcheckers.core import divided_by_one, unknown_one
 
 __all__ = ["BB", "wide", "of", "const", "zero", "shift", "steps", "slides", "square", "lowest"]
 
@@ -157,7 +157,7 @@ class runtime_one:
     """Within it, `once` has a 1 that XLA cannot fold away, for its fusion boundaries."""
 
     def __init__(self, signed: jax.Array):
-        self.one = _U32(1) | (signed < -(1 << 20)).astype(_U32)
+        self.one = unknown_one(signed)
 
     def __enter__(self):
         _ONE.append(self.one)
