@@ -70,14 +70,13 @@ def measure(config, runs: int) -> dict:
     rollout = jax.jit(trainer.rollout)
     learn = jax.jit(trainer.learn)
     key = jax.random.PRNGKey(1)
-    _, transitions, last_value = rollout(state.params, state.snapshot_params, state.env_state, key)
+    played = (state.params, state.snapshot_params, state.env_state, state.league, key)
+    _, _, transitions, last_value = rollout(*played)
 
     timings = {
         "env": median_seconds(env_only, state.env_state, key, runs=runs),
         "forward": median_seconds(forward_only, state.params, state.env_state, key, runs=runs),
-        "rollout": median_seconds(
-            rollout, state.params, state.snapshot_params, state.env_state, key, runs=runs
-        ),
+        "rollout": median_seconds(rollout, *played, runs=runs),
         "learn": median_seconds(
             learn, state.params, state.opt_state, transitions, last_value, key, runs=runs
         ),

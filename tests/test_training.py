@@ -198,13 +198,13 @@ def test_an_update_changes_the_parameters_and_reports_finite_losses():
     assert any(jax.tree.leaves(changed))
 
 
-def test_opponent_games_always_hand_the_learner_its_own_seat():
-    # Half the games against random; the learner takes seat 0 in even games, seat 1 in odd ones,
-    # so after every update the opponent must have replied (or opened) in all of them.
-    trainer = _trainer(opponent_fraction=0.5, opponents=("random", "snapshot"))
-    state = jax.tree.map(
-        jnp.copy, _initial_state(opponent_fraction=0.5, opponents=("random", "snapshot"))
-    )
+@pytest.mark.parametrize("sampling", ["groups", "league"])
+def test_opponent_games_always_hand_the_learner_its_own_seat(sampling):
+    # Half the games against random or a snapshot; the learner takes seat 0 in even games, seat 1
+    # in odd ones, so after every update the opponent must have replied (or opened) in all of them.
+    changes = dict(opponent_fraction=0.5, opponents=("random", "snapshot"))
+    trainer = _trainer(opponent_sampling=sampling, **changes)
+    state = jax.tree.map(jnp.copy, _initial_state(opponent_sampling=sampling, **changes))
     for _ in range(2):
         state, metrics = trainer.run_updates(state, 1)
         players = np.asarray(state.env_state.current_player[:8])
@@ -212,15 +212,40 @@ def test_opponent_games_always_hand_the_learner_its_own_seat():
         assert int(metrics["games"][0]) > 0
 
 
-def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path):
-    trainer = _trainer()
-    start = _initial_state()
+def test_a_league_meets_the_opponent_it_scores_worst_against_most():
+    # Against random an untrained learner scores about 1/2, against the perfect player at most
+    # 1/2 and mostly less; the league must shift the games towards the perfect player, while
+    # "groups" keeps half and half. Both report the running scores.
+    changes = dict(opponent_fraction=1.0, opponents=("random", "perfect"), num_envs=32)
+    shares = {}
+    for sampling in ("groups", "league"):
+        trainer = _trainer(opponent_sampling=sampling, **changes)
+        state = jax.jit(trainer.init)(jax.random.PRNGKey(5))
+        state, metrics = trainer.run_updates(state, 6)
+        scores = {spec: float(metrics[f"score/{spec}"][-1]) for spec in changes["opponents"]}
+        assert scores["perfect"] < 0.5 <= scores["random"] + 0.1, scores
+        assert 0.0 <= scores["perfect"] and scores["random"] <= 1.0
+        shares[sampling] = float(metrics["share/perfect"][-1])
+        total = float(metrics["share/perfect"][-1] + metrics["share/random"][-1])
+        assert total == pytest.approx(1.0)
+    assert shares["groups"] == 0.5
+    assert shares["league"] > 0.6, shares
+
+
+LEAGUE = dict(opponent_fraction=0.5, opponents=("random", "snapshot"), opponent_sampling="league")
+
+
+@pytest.mark.parametrize("changes", [{}, LEAGUE], ids=["self-play", "league"])
+def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path, changes):
+    trainer = _trainer(**changes)
+    start = _initial_state(**changes)
     uninterrupted = start
     for _ in range(2):
         uninterrupted, _ = trainer.run_updates(jax.tree.map(jnp.copy, uninterrupted), 1)
 
     halfway, _ = trainer.run_updates(jax.tree.map(jnp.copy, start), 1)
-    write_config(tmp_path, TINY)
+    config = TINY.replace(**changes)
+    write_config(tmp_path, config)
     checkpoints = RunCheckpoints(tmp_path)
     checkpoints.save(1, halfway)
     restored = checkpoints.restore_state(jax.tree.map(jnp.zeros_like, start))
@@ -232,8 +257,8 @@ def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path):
     assert all(jax.tree.leaves(same))
 
     # The saved params also load on their own, for play and the arena.
-    params, _, config = load_params(tmp_path)
-    assert config == TINY
+    params, _, stored = load_params(tmp_path)
+    assert stored == config
     same_params = jax.tree.map(lambda a, b: bool((a == b).all()), params, halfway.params)
     assert all(jax.tree.leaves(same_params))
 

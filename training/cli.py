@@ -66,6 +66,8 @@ OVERRIDES = {
     "opponent_fraction": fraction,
     "num_simulations": positive_int,
     "opening_plies": non_negative_int,
+    "conv_channels": positive_int,
+    "conv_blocks": positive_int,
 }
 # What `--resume` may change: how long the run goes on and what it records. Everything else
 # shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.
@@ -113,6 +115,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--network", choices=("mlp", "conv"), default=None)
     parser.add_argument(
+        "--opponent-sampling",
+        choices=("groups", "league"),
+        default=None,
+        help="groups: a fixed share of the opponent games per opponent (default); league: "
+        "each game's opponent drawn by the learner's running score against it",
+    )
+    parser.add_argument(
         "--opponents",
         type=_specs,
         default=None,
@@ -151,7 +160,8 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
     from jaxcheckers.cli import SIZE_OPTIONS
 
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
-    for name in ("hidden_sizes", "network", "opponents", "eval_opponents", "game"):
+    chosen = ("hidden_sizes", "network", "opponent_sampling", "opponents", "eval_opponents")
+    for name in chosen + ("game",):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name)
     kind, presets = ALGORITHMS[algo]

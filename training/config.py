@@ -89,6 +89,10 @@ class TrainConfig(_RunLength):
     opponent_fraction: float = 0.0
     opponents: tuple[str, ...] = ("snapshot", "random")
     snapshot_every: int = 20  # updates
+    # "groups": an equal, fixed share of the opponent games per spec; "league": each game's
+    # opponent drawn as it starts, the more often the worse the learner's running score against
+    # it (training/opponents.py).
+    opponent_sampling: str = "groups"
 
     # -- evaluation, records and checkpoints (host side, between jitted chunks) -------------------
     eval_every: int = 25  # updates; 0 turns evaluation during training off
@@ -112,6 +116,10 @@ class TrainConfig(_RunLength):
             positive_floats=("learning_rate", "clip_epsilon", "max_grad_norm"),
             spec_lists=("opponents", "eval_opponents"),
         )
+        if self.opponent_sampling not in ("groups", "league"):
+            raise ValueError(
+                f"opponent_sampling must be groups or league, not {self.opponent_sampling!r}"
+            )
         if self.lr_schedule not in ("linear", "cosine", "constant"):
             raise ValueError(
                 f"lr_schedule must be linear, cosine or constant, not {self.lr_schedule!r}"

@@ -1,10 +1,15 @@
 """Fixed opponents in part of the training games: a snapshot of the learner or any agent spec.
 
 With `opponent_fraction > 0` the first `num_opponent_envs` games of the batch have one seat
-(alternating from game to game) played by a fixed opponent, one contiguous group of games per
-spec in `config.opponents`. Their moves are played here, between two learner moves, and are not
-trained on; what they do to the game (its reward, its end) is credited to the learner's move
-that led to them.
+(alternating from game to game) played by a fixed opponent from `config.opponents`. Their moves
+are played here, between two learner moves, and are not trained on; what they do to the game (its
+reward, its end) is credited to the learner's move that led to them.
+
+Who plays which game (`config.opponent_sampling`): "groups" gives each spec one contiguous,
+equal group of games for the whole run; "league" draws each game's opponent when the game starts,
+with weight (1 - score)^2 + LEAGUE_FLOOR, where score is the learner's running score against that
+opponent (prioritised fictitious self-play: the opponents it does worst against are met most).
+Both keep the running scores (`League`), which the metrics report.
 """
 
 from __future__ import annotations
@@ -21,9 +26,22 @@ from jaxcheckers.agents import act_where
 from jaxcheckers.agents.networks import sample_action
 from jaxcheckers.core import step_autoreset
 
-__all__ = ["StepOutcome", "Opponents", "make_opponents", "no_outcome", "batched_autoreset_step"]
+__all__ = [
+    "StepOutcome",
+    "League",
+    "Opponents",
+    "make_opponents",
+    "no_outcome",
+    "batched_autoreset_step",
+]
 
 MAX_OPPONENT_STEPS = 64  # bound on an opponent's consecutive steps (a multi-jump is a few hops)
+# The running score moves this far towards each finished game's result (about the last 100
+# games against an opponent count).
+SCORE_RATE = 0.01
+# A league's weight for an opponent the learner always beats: it is still met now and then, so
+# that its score stays current.
+LEAGUE_FLOOR = 0.02
 
 
 class StepOutcome(NamedTuple):
@@ -39,9 +57,18 @@ class StepOutcome(NamedTuple):
     first_player_reward: jax.Array  # float32 [B]
 
 
+class League(NamedTuple):
+    """Who plays each opponent game, and how the learner fares against each opponent."""
+
+    opponent: jax.Array  # int32 [count]  index into config.opponents, per opponent game
+    score: jax.Array  # float32 [len(opponents)]  running score (win 1, draw 1/2, loss 0)
+
+
 class Opponents(NamedTuple):
     count: int  # games with a fixed opponent (the first ones of the batch)
-    # (snapshot_params, outcome [B], key) -> outcome with the opponent games at the learner's turn
+    league: League | None  # the starting assignment and scores (None without opponent games)
+    # (snapshot_params, league, outcome [B], key) -> (outcome with the opponent games at the
+    # learner's turn, league with the games that ended scored (and, in a league, re-drawn))
     advance: Callable
 
 
@@ -72,25 +99,56 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
     """The opponent games of `config`; `advance` is the identity when there are none."""
     count = config.num_opponent_envs
     if not count:
-        return Opponents(0, lambda snapshot_params, outcome, key: outcome)
+        return Opponents(0, None, lambda snapshot_params, league, outcome, key: (outcome, league))
+    num_opponents = len(config.opponents)
+    bounds = np.linspace(0, count, num_opponents + 1).astype(int)
+    groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    first = League(
+        opponent=jnp.asarray(np.repeat(np.arange(num_opponents), np.diff(bounds)), jnp.int32),
+        score=jnp.full(num_opponents, 0.5, jnp.float32),
+    )
     binders = _opponent_agents(config, env, network)
-    bounds = np.linspace(0, count, len(binders) + 1).astype(int)
-    groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    in_league = config.opponent_sampling == "league"
     # The learner's seat in each opponent game: alternating from game to game.
     learner_seat = jnp.asarray(np.arange(count) % 2, jnp.int32)
 
-    def act(snapshot_params, state, key, replying) -> jax.Array:
-        """Actions [count] for the opponent games that await a reply, 0 in the others (each
-        group played by its own agent)."""
-        actions = []
-        for index, (start, stop) in enumerate(groups):
-            agent = binders[index](snapshot_params)
-            keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
-            group = _rows(state, start, stop)
-            actions.append(act_where(agent, group, keys, replying[start:stop]))
-        return jnp.concatenate(actions)
+    def act(snapshot_params, league: League, state, key, replying) -> jax.Array:
+        """Actions [count] for the opponent games that await a reply, 0 in the others."""
+        if not in_league:  # each group of games played by its own agent
+            actions = []
+            for index, (start, stop) in enumerate(groups):
+                if stop == start:
+                    continue
+                agent = binders[index](snapshot_params)
+                keys = jax.random.split(jax.random.fold_in(key, index), stop - start)
+                group = _rows(state, start, stop)
+                actions.append(act_where(agent, group, keys, replying[start:stop]))
+            return jnp.concatenate(actions)
+        actions = jnp.zeros(count, jnp.int32)
+        for index, bind in enumerate(binders):
+            keys = jax.random.split(jax.random.fold_in(key, index), count)
+            mine = replying & (league.opponent == index)
+            moves = act_where(bind(snapshot_params), state, keys, mine)
+            actions = jnp.where(mine, moves, actions)
+        return actions
 
-    def replies(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
+    def settle(league: League, ended, reward, key) -> League:
+        """`league` with the games that `ended` [count] (learner's `reward`) scored and, in a
+        league, their next opponent drawn."""
+        result = (reward + 1.0) / 2.0
+        played = ended[:, None] & (league.opponent[:, None] == jnp.arange(num_opponents))
+        games = played.sum(axis=0)
+        mean = (played * result[:, None]).sum(axis=0) / jnp.maximum(games, 1)
+        # As if the games were added one by one, each moving the score SCORE_RATE of the way.
+        step = 1.0 - (1.0 - SCORE_RATE) ** games
+        score = league.score + step * (mean - league.score)
+        if not in_league:
+            return League(league.opponent, score)
+        weights = (1.0 - score) ** 2 + LEAGUE_FLOOR
+        drawn = jax.random.categorical(key, jnp.log(weights), shape=(count,)).astype(jnp.int32)
+        return League(jnp.where(ended, drawn, league.opponent), score)
+
+    def replies(snapshot_params, league: League, outcome: StepOutcome, key):
         """Plays the opponents' moves until the learner is to move in every opponent game.
 
         Rewards, game ends and the truncated state are credited to the move that led here, unless
@@ -98,15 +156,15 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
         """
 
         def needs_reply(carry):
-            outcome, _, steps = carry
+            outcome, _, _, steps = carry
             waiting = outcome.state.current_player != learner_seat
             return waiting.any() & (steps < MAX_OPPONENT_STEPS)
 
         def reply(carry):
-            outcome, key, steps = carry
+            outcome, league, key, steps = carry
             key, act_key, step_key = jax.random.split(key, 3)
             replying = outcome.state.current_player != learner_seat
-            action = act(snapshot_params, outcome.state, act_key, replying)
+            action = act(snapshot_params, league, outcome.state, act_key, replying)
             stepped = batched_autoreset_step(env, outcome.state, action, step_key)
             final = stepped.final
             state = jax.tree.map(
@@ -133,18 +191,25 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
                     ended, final.rewards[:, 0], outcome.first_player_reward
                 ),
             )
-            return outcome, key, steps + 1
+            league = settle(league, ended, reward, jax.random.fold_in(step_key, 1))
+            return outcome, league, key, steps + 1
 
-        outcome, _, _ = jax.lax.while_loop(needs_reply, reply, (outcome, key, jnp.int32(0)))
-        return outcome
+        # The games the learner's own move ended: scored, and their next opponent drawn before
+        # it opens the next game.
+        ended = outcome.terminated | outcome.truncated
+        league = settle(league, ended, outcome.reward, jax.random.fold_in(key, 1))
+        outcome, league, _, _ = jax.lax.while_loop(
+            needs_reply, reply, (outcome, league, key, jnp.int32(0))
+        )
+        return outcome, league
 
-    def advance(snapshot_params, outcome: StepOutcome, key) -> StepOutcome:
+    def advance(snapshot_params, league: League, outcome: StepOutcome, key):
         num_envs = outcome.reward.shape[0]
-        head = replies(snapshot_params, _rows(outcome, 0, count), key)
+        head, league = replies(snapshot_params, league, _rows(outcome, 0, count), key)
         tail = _rows(outcome, count, num_envs)
-        return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail)
+        return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail), league
 
-    return Opponents(count, advance)
+    return Opponents(count, first, advance)
 
 
 def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:

@@ -58,6 +58,7 @@ class TrainState(NamedTuple):
     key: jax.Array  # uint32 (2,)  raw PRNG key: the rest of the run's randomness
     update_step: jax.Array  # int32 ()  updates done
     snapshot_params: Any  # the past parameters the "snapshot" opponent plays with
+    league: Any  # opponents.League: who plays each opponent game, the learner's scores (or None)
 
 
 class Transition(NamedTuple):
@@ -86,7 +87,8 @@ class Trainer(NamedTuple):
     mesh: Mesh
     init: Callable  # key -> TrainState
     update: Callable  # TrainState -> (TrainState, metrics)   (not jitted)
-    rollout: Callable  # (params, snapshot, env_state, key) -> (env_state, transitions, last_value)
+    # (params, snapshot, env_state, league, key) -> (env_state, league, transitions, last_value)
+    rollout: Callable
     learn: Callable  # (params, opt_state, transitions, last_value, key) -> (params, opt, terms)
     run_updates: Callable  # (TrainState, n) -> (TrainState, metrics stacked [n])   (jitted)
 
@@ -143,20 +145,22 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         observation = env_state.observation[:1]
         params = network.init(net_key, observation)
         # Games where the opponent holds seat 0 start with its move.
-        env_state = opponents.advance(params, no_outcome(env_state), opp_key).state
+        opening = no_outcome(env_state)
+        outcome, league = opponents.advance(params, opponents.league, opening, opp_key)
         return replicate_all_but_games(
             TrainState(
                 params=params,
                 opt_state=optimizer.init(params),
-                env_state=shard_batch(env_state),
+                env_state=shard_batch(outcome.state),
                 key=key,
                 update_step=jnp.int32(0),
                 snapshot_params=params,
+                league=league,
             )
         )
 
     def rollout_step(params, snapshot_params, carry, _):
-        state, key = carry
+        state, league, key = carry
         key, act_key, step_key, reply_key = jax.random.split(key, 4)
         mover = state.current_player
         logits, value = apply(params, state.observation)
@@ -176,7 +180,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             game_length=jnp.where(ended, final.step_count, 0),
             first_player_reward=jnp.where(ended, final.rewards[:, 0], 0.0),
         )
-        outcome = opponents.advance(snapshot_params, outcome, reply_key)
+        outcome, league = opponents.advance(snapshot_params, league, outcome, reply_key)
         next_state = shard_batch(outcome.state)
 
         # Only a truncated game needs the value of its last state; skip the forward pass unless
@@ -205,22 +209,26 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
             game_length=jnp.where(outcome.terminated | outcome.truncated, outcome.game_length, 0),
             first_player_reward=outcome.first_player_reward,
         )
-        return (next_state, key), transition
+        return (next_state, league, key), transition
 
-    def rollout(params, snapshot_params, env_state, key):
-        (env_state, key), transitions = jax.lax.scan(
+    def rollout(params, snapshot_params, env_state, league, key):
+        (env_state, league, key), transitions = jax.lax.scan(
             lambda carry, x: rollout_step(params, snapshot_params, carry, x),
-            (env_state, key),
+            (env_state, league, key),
             None,
             config.rollout_length,
         )
         _, last_value = apply(params, env_state.observation)
-        return env_state, transitions, last_value
+        return env_state, league, transitions, last_value
 
     def update(train_state: TrainState):
         key, rollout_key, epoch_key = jax.random.split(train_state.key, 3)
-        env_state, transitions, last_value = rollout(
-            train_state.params, train_state.snapshot_params, train_state.env_state, rollout_key
+        env_state, league, transitions, last_value = rollout(
+            train_state.params,
+            train_state.snapshot_params,
+            train_state.env_state,
+            train_state.league,
+            rollout_key,
         )
         params, opt_state, terms = learn(
             train_state.params, train_state.opt_state, transitions, last_value, epoch_key
@@ -230,8 +238,10 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         snapshot_params = jax.tree.map(
             lambda new, old: jnp.where(refresh, new, old), params, train_state.snapshot_params
         )
-        new_state = TrainState(params, opt_state, env_state, key, update_step, snapshot_params)
-        return new_state, _metrics(terms, transitions, update_step, config)
+        new_state = TrainState(
+            params, opt_state, env_state, key, update_step, snapshot_params, league
+        )
+        return new_state, _metrics(terms, transitions, league, update_step, config)
 
     return Trainer(
         config=config,
@@ -316,11 +326,18 @@ def make_learn(config: TrainConfig, apply: Callable, optimizer, mesh: Mesh) -> C
     return learn
 
 
-def _metrics(terms, transitions: Transition, update_step, config: TrainConfig) -> dict:
+def _metrics(terms, transitions: Transition, league, update_step, config: TrainConfig) -> dict:
     ended = transitions.terminated | transitions.truncated
     games = ended.sum()
     per_game = jnp.maximum(games, 1)
-    return {
+    # The learner's running score against each opponent, and the share of the opponent games
+    # each one plays (fixed with "groups", the league's choice with "league").
+    opponents = config.opponents if config.num_opponent_envs else ()
+    named = {}
+    for index, spec in enumerate(opponents):
+        named[f"score/{spec}"] = league.score[index]
+        named[f"share/{spec}"] = (league.opponent == index).mean()
+    return named | {
         "update": update_step,
         "env_steps": update_step * config.steps_per_update,
         "loss": terms.total.mean(),
