@@ -141,3 +141,35 @@ def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
     assert "using checkpoint 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="no usable checkpoint"):  # asked for that one: no other
         policy.load_params(tmp_path / "checkpoints" / "2")
+
+
+class StateWithLeague(NamedTuple):  # State as a later version laid it out, one field added
+    params: Any
+    update_step: Any
+    league: Any
+
+
+def test_a_checkpoint_saved_before_a_field_was_added_resumes_with_the_fresh_value(tmp_path, capsys):
+    checkpoints = _saved_run(tmp_path)  # saved as State: no league
+    fresh_league = jnp.full(3, 0.5, jnp.float32)
+    template = StateWithLeague(_state(0.0).params, jnp.int32(0), fresh_league)
+    restored = checkpoints.restore_state(template)
+    assert isinstance(restored, StateWithLeague)
+    assert int(restored.update_step) == 2 and float(restored.params["w"][0, 0]) == 2.0
+    np.testing.assert_array_equal(restored.league, fresh_league)
+    err = capsys.readouterr().err
+    assert "checkpoint 2 has no league" in err and "damaged" not in err
+    checkpoints.close()
+
+
+def test_a_checkpoint_lacking_a_field_no_older_version_lacked_is_refused(tmp_path, capsys):
+    class Later(NamedTuple):
+        params: Any
+        update_step: Any
+        moves: Any  # not one of the fields older versions are known to lack
+
+    checkpoints = _saved_run(tmp_path)
+    with pytest.raises(ValueError, match="no usable checkpoint"):
+        checkpoints.restore_state(Later(_state(0.0).params, jnp.int32(0), jnp.zeros(2)))
+    assert "does not match this trainer's (fields moves)" in capsys.readouterr().err
+    checkpoints.close()

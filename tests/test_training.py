@@ -212,6 +212,16 @@ def test_opponent_games_always_hand_the_learner_its_own_seat(sampling):
         assert int(metrics["games"][0]) > 0
 
 
+def test_a_spec_given_twice_gets_its_own_metrics_for_each_share():
+    changes = dict(opponent_fraction=0.75, opponents=("random", "snapshot", "random"))
+    trainer = _trainer(**changes)
+    state = jax.tree.map(jnp.copy, _initial_state(**changes))
+    _, metrics = trainer.run_updates(state, 1)
+    shares = {k: float(v[-1]) for k, v in metrics.items() if k.startswith("share/")}
+    assert sorted(shares) == ["share/random", "share/random#2", "share/snapshot"]
+    assert sum(shares.values()) == pytest.approx(1.0) and min(shares.values()) > 0.2, shares
+
+
 def test_a_league_meets_the_opponent_it_scores_worst_against_most():
     # Against random an untrained learner scores about 1/2, against the perfect player at most
     # 1/2 and mostly less; the league must shift the games towards the perfect player, while

@@ -8,6 +8,8 @@ PRNG key, update count, and what else the trainer's TrainState holds) and
 
 from __future__ import annotations
 
+import collections
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,14 @@ from jaxcheckers.agents.policy import (
 )
 
 __all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "load_params"]
+
+# TrainState fields added after runs were already saved, each with what restoring a run saved
+# before it leaves that field at (the template's fresh value) and why that resumes the same run.
+ADDED_FIELDS = {
+    # 5bf00ed: before it every run sampled its opponents in fixed groups, where the league's
+    # assignment is the fresh one and its scores are reported, never used for play.
+    "league": "the running scores against the opponents start again at 0.5",
+}
 
 
 def write_config(run_dir: str | Path, config: Any) -> None:
@@ -61,6 +71,10 @@ class RunCheckpoints:
         self.manager = ocp.CheckpointManager(
             self.directory,
             options=ocp.CheckpointManagerOptions(max_to_keep=max_to_keep, create=True),
+            item_handlers={
+                "state": ocp.StandardCheckpointHandler(),
+                "params": ocp.StandardCheckpointHandler(),
+            },
         )
 
     def save(self, step: int, train_state: Any) -> None:
@@ -93,13 +107,26 @@ class RunCheckpoints:
             )
 
         def restore(at: int):
+            part = _saved_part(template, self._saved_fields(at))
             restored = self.manager.restore(
-                at, args=ocp.args.Composite(state=ocp.args.StandardRestore(template))
+                at, args=ocp.args.Composite(state=ocp.args.StandardRestore(part))
             )
-            return type(template)(*restored["state"])
+            return type(part)(*restored["state"])
 
-        _, state = restore_newest_good(self.directory, steps, restore, "state")
-        return state
+        step, state = restore_newest_good(self.directory, steps, restore, "state")
+        missing = [name for name in template._fields if name not in state._fields]
+        for name in missing:
+            print(
+                f"checkpoint {step} has no {name} (saved by an older version): "
+                f"{ADDED_FIELDS[name]}",
+                file=sys.stderr,
+            )
+        return template._replace(**state._asdict())
+
+    def _saved_fields(self, step: int) -> list[str]:
+        """The names of the TrainState fields that checkpoint `step` holds."""
+        metadata = self.manager.item_metadata(step)["state"]
+        return list(getattr(metadata, "tree", metadata) or [])
 
     def restore_params(self, template: Any, step: int | None = None) -> Any:
         steps = self.manager.all_steps() if step is None else [step]
@@ -116,6 +143,22 @@ class RunCheckpoints:
 
     def close(self) -> None:
         self.manager.close()
+
+
+def _saved_part(template: Any, saved: list[str]) -> Any:
+    """The fields of `template` (a TrainState) that a checkpoint holding the fields `saved` has,
+    in the template's order: the layout it was saved in, so its checksum applies. ValueError
+    when it lacks a field that no older version lacked, or holds one this trainer doesn't know.
+    """
+    fields = [name for name in template._fields if name in saved]
+    unknown = [n for n in template._fields if n not in saved and n not in ADDED_FIELDS]
+    unknown += [n for n in saved if n not in template._fields]
+    if unknown:
+        raise ValueError(f"its state does not match this trainer's (fields {', '.join(unknown)})")
+    if len(fields) == len(template._fields):
+        return template
+    layout = collections.namedtuple("SavedTrainState", fields)
+    return layout(*(getattr(template, name) for name in fields))
 
 
 def _gathered(tree: Any) -> Any:

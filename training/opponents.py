@@ -31,6 +31,7 @@ __all__ = [
     "League",
     "Opponents",
     "make_opponents",
+    "opponent_names",
     "no_outcome",
     "batched_autoreset_step",
 ]
@@ -70,6 +71,17 @@ class Opponents(NamedTuple):
     # (snapshot_params, league, outcome [B], key) -> (outcome with the opponent games at the
     # learner's turn, league with the games that ended scored (and, in a league, re-drawn))
     advance: Callable
+
+
+def opponent_names(specs) -> list[str]:
+    """The opponents' names in the metrics: their specs, the k-th repeat of one marked "#k"
+    (a spec given twice plays twice the share of the games, each share reported on its own)."""
+    seen: dict[str, int] = {}
+    names = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return names
 
 
 def no_outcome(state) -> StepOutcome:

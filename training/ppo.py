@@ -41,6 +41,7 @@ from jaxcheckers.training.opponents import (
     batched_autoreset_step,
     make_opponents,
     no_outcome,
+    opponent_names,
 )
 from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
 
@@ -334,9 +335,9 @@ def _metrics(terms, transitions: Transition, league, update_step, config: TrainC
     # each one plays (fixed with "groups", the league's choice with "league").
     opponents = config.opponents if config.num_opponent_envs else ()
     named = {}
-    for index, spec in enumerate(opponents):
-        named[f"score/{spec}"] = league.score[index]
-        named[f"share/{spec}"] = (league.opponent == index).mean()
+    for index, name in enumerate(opponent_names(opponents)):
+        named[f"score/{name}"] = league.score[index]
+        named[f"share/{name}"] = (league.opponent == index).mean()
     return named | {
         "update": update_step,
         "env_steps": update_step * config.steps_per_update,
