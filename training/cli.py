@@ -5,7 +5,7 @@
     jaxcheckers train --algo alphazero --game tictactoe    # search-guided self-play (mctx)
     jaxcheckers train --resume runs/20260101-120000
 
-`--algo` picks the trainer: `ppo` (training/ppo.py, presets quick, long, gpu) or `alphazero`
+`--algo` picks the trainer: `ppo` (training/ppo.py, presets quick, long, hour, gpu) or `alphazero`
 (training/alphazero.py, presets quick, long); both go through the same run directories,
 progress, records, evaluations of the raw policy, checkpoints and resume rules. A flag that the
 chosen trainer has no setting for (--opponents with alphazero, --num-simulations with ppo) is

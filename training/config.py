@@ -211,6 +211,32 @@ def _check_types(config: Any) -> None:
             raise ValueError(f"{spec.name} must be {kind}, got {value!r}")
 
 
+# A longer CPU run aimed at alpha-beta strength (under an hour on 2 cores): twice the games,
+# 3 epochs (the update dominates an update's time on a CPU), a lower learning rate with a
+# larger entropy bonus (at 1e-3 / 0.01 the entropy collapsed within 2 M steps), and half of
+# the games against fixed opponents: a snapshot of the learner and the alpha-beta players of
+# depth 1 and 2, which punish the blunders that pure self-play of a weak policy leaves alone.
+# (Pure self-play with 25 % snapshot games, 40 M steps in 28 min, scored 34.9 % against
+# alphabeta:3 over 400 games; see training/README.md.)
+_LONG = TrainConfig(
+    num_envs=512,
+    rollout_length=32,
+    total_steps=40_000_000,
+    num_epochs=3,
+    learning_rate=5e-4,
+    entropy_coef=0.02,
+    hidden_sizes=(256, 256),
+    opponent_fraction=0.5,
+    opponents=("snapshot", "alphabeta:1", "alphabeta:2"),
+    snapshot_every=50,
+    eval_every=250,
+    eval_games=64,
+    eval_opponents=("random", "alphabeta:3"),
+    eval_opening_plies=4,
+    checkpoint_every=100,
+    log_every=10,
+)
+
 PRESETS: dict[str, TrainConfig] = {
     # ~5 minutes on a 2-core CPU; beats the random player (see README for the measured figures).
     "quick": TrainConfig(
@@ -222,30 +248,16 @@ PRESETS: dict[str, TrainConfig] = {
         eval_games=64,
         eval_opponents=("random",),
     ),
-    # A longer CPU run aimed at alpha-beta strength (under an hour on 2 cores): twice the games,
-    # 3 epochs (the update dominates an update's time on a CPU), a lower learning rate with a
-    # larger entropy bonus (at 1e-3 / 0.01 the entropy collapsed within 2 M steps), and half of
-    # the games against fixed opponents: a snapshot of the learner and the alpha-beta players of
-    # depth 1 and 2, which punish the blunders that pure self-play of a weak policy leaves alone.
-    # (Pure self-play with 25 % snapshot games, 40 M steps in 28 min, scored 34.9 % against
-    # alphabeta:3 over 400 games; see training/README.md.)
-    "long": TrainConfig(
-        num_envs=512,
-        rollout_length=32,
-        total_steps=40_000_000,
-        num_epochs=3,
-        learning_rate=5e-4,
-        entropy_coef=0.02,
-        hidden_sizes=(256, 256),
-        opponent_fraction=0.5,
-        opponents=("snapshot", "alphabeta:1", "alphabeta:2"),
-        snapshot_every=50,
-        eval_every=250,
-        eval_games=64,
-        eval_opponents=("random", "alphabeta:3"),
-        eval_opening_plies=4,
-        checkpoint_every=100,
-        log_every=10,
+    "long": _LONG,
+    # The shipped ppo:pretrained's recipe, an hour on a 2-core CPU: the long preset with an MLP
+    # 1024-512 (stronger per step than 256-256, 2.2 s an update here) at twice the learning
+    # rate (at 5e-4 the updates were small, approximate KL 0.0034), for what fits in the hour.
+    "hour": _LONG.replace(
+        hidden_sizes=(1024, 512),
+        learning_rate=1e-3,
+        total_steps=25_500_000,
+        eval_every=389,
+        eval_opponents=("alphabeta:3",),
     ),
     # A GPU-sized run: thousands of games, a residual convolutional network.
     "gpu": TrainConfig(
