@@ -42,6 +42,8 @@ BAD = {
     "eval-games 0": (["--eval-games", "0"], "--eval-games"),
     "checkpoint-every -1": (["--checkpoint-every", "-1"], "--checkpoint-every"),
     "eval-every -1": (["--eval-every", "-1"], "--eval-every"),
+    "num-epochs 0": (["--num-epochs", "0"], "--num-epochs"),
+    "num-minibatches 3": (["--num-minibatches", "3"], "num_minibatches (3) must divide"),
     "learning-rate nan": (["--learning-rate", "nan"], "--learning-rate"),
     "learning-rate -1": (["--learning-rate", "-1"], "--learning-rate"),
     "opponent-fraction 2": (["--opponent-fraction", "2"], "--opponent-fraction"),
@@ -135,6 +137,15 @@ def _args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     return parser.parse_args(argv)
+
+
+def test_the_update_flags_set_the_presets_fields():
+    from jaxcheckers.training.cli import config_from_args
+
+    flags = ["--preset", "hour", "--num-epochs", "2", "--num-minibatches", "8"]
+    config = config_from_args(_args(flags))
+    assert (config.num_epochs, config.num_minibatches) == (2, 8)
+    assert config.hidden_sizes == (1024, 512)  # the rest is the preset's
 
 
 def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):

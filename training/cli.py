@@ -59,6 +59,8 @@ OVERRIDES = {
     "rollout_length": positive_int,
     "total_steps": positive_int,
     "learning_rate": positive_float,
+    "num_epochs": positive_int,
+    "num_minibatches": positive_int,
     "seed": seed,
     "eval_every": non_negative_int,
     "eval_games": positive_int,
