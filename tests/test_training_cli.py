@@ -148,6 +148,16 @@ def test_the_update_flags_set_the_presets_fields():
     assert config.hidden_sizes == (1024, 512)  # the rest is the preset's
 
 
+def test_the_progress_line_shows_each_evaluations_score_not_its_win_rate():
+    from jaxcheckers.training.cli import _summary
+
+    last = {"loss": 0.5, "entropy": 1.25, "game_length": 9.0}
+    latest_eval = {"eval/random/score": 0.75, "eval/random/win_rate": 0.5}
+    assert _summary(last, latest_eval) == {
+        "loss": "0.500", "ent": "1.25", "len": "9", "score/random": "0.75",
+    }  # fmt: skip
+
+
 def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):
     from jaxcheckers.training.cli import resumed_config
 

@@ -539,9 +539,10 @@ def _summary(last: dict, latest_eval: dict) -> dict:
         "ent": f"{last['entropy']:.2f}",
         "len": f"{last['game_length']:.0f}",
     }
-    summary.update(
-        {k.split("/")[1]: f"{v:.2f}" for k, v in latest_eval.items() if k.endswith("win_rate")}
-    )
+    # The score (a draw counts half), the figure the READMEs and the arena report.
+    for key, value in latest_eval.items():
+        if key.endswith("/score"):
+            summary[f"score/{key.split('/')[1]}"] = f"{value:.2f}"
     return summary
 
 
