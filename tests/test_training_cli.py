@@ -152,9 +152,12 @@ def test_the_progress_line_shows_each_evaluations_score_not_its_win_rate():
     from jaxcheckers.training.cli import _summary
 
     last = {"loss": 0.5, "entropy": 1.25, "game_length": 9.0}
-    latest_eval = {"eval/random/score": 0.75, "eval/random/win_rate": 0.5}
+    latest_eval = {
+        "eval/random/score": 0.75, "eval/random/win_rate": 0.5, "eval/ppo:runs/a/score": 0.25,
+    }  # fmt: skip
     assert _summary(last, latest_eval) == {
         "loss": "0.500", "ent": "1.25", "len": "9", "score/random": "0.75",
+        "score/ppo:runs/a": "0.25",
     }  # fmt: skip
 
 

@@ -542,7 +542,8 @@ def _summary(last: dict, latest_eval: dict) -> dict:
     # The score (a draw counts half), the figure the READMEs and the arena report.
     for key, value in latest_eval.items():
         if key.endswith("/score"):
-            summary[f"score/{key.split('/')[1]}"] = f"{value:.2f}"
+            spec = key.removeprefix("eval/").removesuffix("/score")  # a spec may hold a "/"
+            summary[f"score/{spec}"] = f"{value:.2f}"
     return summary
 
 
