@@ -234,13 +234,10 @@ def _score_after(move: Position, lay: Layout) -> jax.Array:
 
 
 def _stable_order(keys: jax.Array) -> jax.Array:
-    """int32 (C,): `jnp.argsort(keys, stable=True)` by counting (C² compares, no sort loop)."""
-    index = jnp.arange(keys.shape[0])
-    before = (keys[None, :] < keys[:, None]) | (
-        (keys[None, :] == keys[:, None]) & (index[None, :] < index[:, None])
-    )
-    rank = before.sum(axis=1)  # where each entry goes
-    return (rank[None, :] == index[:, None]).astype(jnp.int32) @ index.astype(jnp.int32)
+    """int32 (C,): the indices of `keys` in ascending order, ties in index order."""
+    # A sort, not the C² compares of counting ranks: 4-5x faster a search on a CPU, game by game,
+    # and 1.6x vmapped (docs/performance.md).
+    return jnp.argsort(keys, stable=True).astype(jnp.int32)
 
 
 def _slot_scores(hops: FirstHops, lay: Layout) -> jax.Array:
