@@ -235,8 +235,8 @@ def _score_after(move: Position, lay: Layout) -> jax.Array:
 
 def _stable_order(keys: jax.Array) -> jax.Array:
     """int32 (C,): the indices of `keys` in ascending order, ties in index order."""
-    # A sort, not the C² compares of counting ranks: 4-5x faster a search on a CPU, game by game,
-    # and 1.6x vmapped (docs/performance.md).
+    # A sort, not the C² compares of counting ranks: faster on a CPU, game by game and vmapped
+    # alike (docs/performance.md).
     return jnp.argsort(keys, stable=True).astype(jnp.int32)
 
 
