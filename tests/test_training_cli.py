@@ -46,6 +46,8 @@ BAD = {
     "num-minibatches 3": (["--num-minibatches", "3"], "num_minibatches (3) must divide"),
     "learning-rate nan": (["--learning-rate", "nan"], "--learning-rate"),
     "learning-rate -1": (["--learning-rate", "-1"], "--learning-rate"),
+    "entropy-coef -0.5": (["--entropy-coef", "-0.5"], "--entropy-coef"),
+    "entropy-coef nan": (["--entropy-coef", "nan"], "--entropy-coef"),
     "opponent-fraction 2": (["--opponent-fraction", "2"], "--opponent-fraction"),
     "huge seed": (["--seed", "9" * 20], "--seed"),
     "out in /proc": (["--out", "/proc/jaxcheckers-run"], "/proc/jaxcheckers-run"),
@@ -143,8 +145,9 @@ def test_the_update_flags_set_the_presets_fields():
     from jaxcheckers.training.cli import config_from_args
 
     flags = ["--preset", "hour", "--num-epochs", "2", "--num-minibatches", "8"]
-    config = config_from_args(_args(flags))
+    config = config_from_args(_args([*flags, "--entropy-coef", "0.005"]))
     assert (config.num_epochs, config.num_minibatches) == (2, 8)
+    assert config.entropy_coef == 0.005
     assert config.hidden_sizes == (1024, 512)  # the rest is the preset's
 
 

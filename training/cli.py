@@ -40,6 +40,7 @@ from jaxcheckers.training.config import ALGORITHMS, algorithm_of
 from jaxcheckers import GAMES
 from jaxcheckers.argtypes import (
     fraction,
+    non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
@@ -59,6 +60,7 @@ OVERRIDES = {
     "rollout_length": positive_int,
     "total_steps": positive_int,
     "learning_rate": positive_float,
+    "entropy_coef": non_negative_float,
     "num_epochs": positive_int,
     "num_minibatches": positive_int,
     "seed": seed,
