@@ -240,10 +240,14 @@ class AutoResetStep(NamedTuple):
     final: Any
 
 
-def step_autoreset(env: Env, state: State, action: jax.Array, key: jax.Array) -> AutoResetStep:
-    """`env.step`, then a fresh game (from `key`) wherever the game ended. Branch-free."""
+def step_autoreset(
+    env: Env, state: State, action: jax.Array, key: jax.Array, reset=None
+) -> AutoResetStep:
+    """`env.step`, then a fresh game (from `key`) wherever the game ended. Branch-free.
+
+    reset: `reset(key) -> State` for the fresh game (default `env.reset`)."""
     final = env.step(state, action)
-    fresh = env.reset(key)._replace(rewards=final.rewards)
+    fresh = (reset or env.reset)(key)._replace(rewards=final.rewards)
     is_over = final.terminated | final.truncated
     return AutoResetStep(state=tree_where(is_over, fresh, final), final=final)
 

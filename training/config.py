@@ -93,6 +93,11 @@ class TrainConfig(_RunLength):
     # opponent drawn as it starts, the more often the worse the learner's running score against
     # it (training/opponents.py).
     opponent_sampling: str = "groups"
+    # Every training game (self-play and against opponents) starts after uniformly random moves
+    # for 0..opening_plies whole turns, not trained on (training/openings.py): the positions a
+    # match's random openings lead to, which a learner that always starts from the initial
+    # position meets too rarely.
+    opening_plies: int = 0
 
     # -- evaluation, records and checkpoints (host side, between jitted chunks) -------------------
     eval_every: int = 25  # updates; 0 turns evaluation during training off
@@ -111,7 +116,7 @@ class TrainConfig(_RunLength):
         _check_settings(
             self,
             positive=positive,
-            non_negative=("eval_every", "checkpoint_every", "eval_opening_plies"),
+            non_negative=("eval_every", "checkpoint_every", "eval_opening_plies", "opening_plies"),
             float_ranges=_FLOAT_RANGES,
             positive_floats=("learning_rate", "clip_epsilon", "max_grad_norm"),
             spec_lists=("opponents", "eval_opponents"),

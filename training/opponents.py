@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxcheckers.training.config import TrainConfig
+from jaxcheckers.training.openings import random_opening_reset
 
 from jaxcheckers.agents import act_where
 from jaxcheckers.agents.networks import sample_action
@@ -101,10 +102,11 @@ def no_outcome(state) -> StepOutcome:
     )
 
 
-def batched_autoreset_step(env, state, action: jax.Array, key: jax.Array):
-    """`step_autoreset` over a batch [B], one fresh-game key per game."""
+def batched_autoreset_step(env, state, action: jax.Array, key: jax.Array, reset=None):
+    """`step_autoreset` over a batch [B], one fresh-game key per game (`reset`: how a fresh
+    game starts, default `env.reset`)."""
     keys = jax.random.split(key, action.shape[0])
-    return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k))(state, action, keys)
+    return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k, reset))(state, action, keys)
 
 
 def make_opponents(config: TrainConfig, env, network) -> Opponents:
@@ -120,6 +122,7 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
         score=jnp.full(num_opponents, 0.5, jnp.float32),
     )
     binders = _opponent_agents(config, env, network)
+    reset = random_opening_reset(env, config.opening_plies)
     in_league = config.opponent_sampling == "league"
     # The learner's seat in each opponent game: alternating from game to game.
     learner_seat = jnp.asarray(np.arange(count) % 2, jnp.int32)
@@ -177,7 +180,7 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
             key, act_key, step_key = jax.random.split(key, 3)
             replying = outcome.state.current_player != learner_seat
             action = act(snapshot_params, league, outcome.state, act_key, replying)
-            stepped = batched_autoreset_step(env, outcome.state, action, step_key)
+            stepped = batched_autoreset_step(env, outcome.state, action, step_key, reset)
             final = stepped.final
             state = jax.tree.map(
                 lambda new, old: jnp.where(_expand(replying, new), new, old),

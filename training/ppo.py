@@ -36,6 +36,7 @@ from jax.sharding import Mesh
 from jaxcheckers.training.advantages import self_play_gae
 from jaxcheckers.training.config import TrainConfig
 from jaxcheckers.training.losses import Batch, ppo_loss
+from jaxcheckers.training.openings import random_opening_reset
 from jaxcheckers.training.opponents import (
     StepOutcome,
     batched_autoreset_step,
@@ -125,6 +126,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
 
     network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
     opponents = make_opponents(config, env, network)
+    reset = random_opening_reset(env, config.opening_plies)  # every training game's start
     optimizer = make_optimizer(config)
     num_envs = config.num_envs
     layout = Layout(mesh)
@@ -142,7 +144,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
 
     def init(key: jax.Array) -> TrainState:
         net_key, env_key, opp_key, key = jax.random.split(key, 4)
-        env_state = shard_batch(jax.vmap(env.reset)(jax.random.split(env_key, num_envs)))
+        env_state = shard_batch(jax.vmap(reset)(jax.random.split(env_key, num_envs)))
         observation = env_state.observation[:1]
         params = network.init(net_key, observation)
         # Games where the opponent holds seat 0 start with its move.
@@ -168,7 +170,7 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         action = sample_action(act_key, logits, state.legal_action_mask)
         log_prob = masked_log_prob(logits, state.legal_action_mask, action)
 
-        stepped = batched_autoreset_step(env, state, action, step_key)
+        stepped = batched_autoreset_step(env, state, action, step_key, reset)
         final = stepped.final
         ended = final.terminated | final.truncated
         outcome = StepOutcome(
