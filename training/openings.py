@@ -1,9 +1,6 @@
 """Random opening turns for training games, so the learner meets the positions a match's random
-openings lead to, not only those its own play steers to.
-
-A greedy policy trained only from the initial position plays its strongest games there: the
-run of training/README.md ("Random opening turns") scored 0.789 against `alphabeta:3` from the
-initial position, 0.752 after two random opening turns and 0.656 after four.
+openings lead to, not only those its own play steers to (a greedy policy trained from the
+initial position alone plays its best games there; training/README.md has the measurements).
 """
 
 from __future__ import annotations
