@@ -21,7 +21,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxcheckers.training.config import TrainConfig
-from jaxcheckers.training.openings import random_opening_reset
 
 from jaxcheckers.agents import act_where
 from jaxcheckers.agents.networks import sample_action
@@ -109,8 +108,9 @@ def batched_autoreset_step(env, state, action: jax.Array, key: jax.Array, reset=
     return jax.vmap(lambda s, a, k: step_autoreset(env, s, a, k, reset))(state, action, keys)
 
 
-def make_opponents(config: TrainConfig, env, network) -> Opponents:
-    """The opponent games of `config`; `advance` is the identity when there are none."""
+def make_opponents(config: TrainConfig, env, network, reset=None) -> Opponents:
+    """The opponent games of `config`; `advance` is the identity when there are none. `reset`
+    starts the games that end during the opponents' replies (default `env.reset`)."""
     count = config.num_opponent_envs
     if not count:
         return Opponents(0, None, lambda snapshot_params, league, outcome, key: (outcome, league))
@@ -122,7 +122,6 @@ def make_opponents(config: TrainConfig, env, network) -> Opponents:
         score=jnp.full(num_opponents, 0.5, jnp.float32),
     )
     binders = _opponent_agents(config, env, network)
-    reset = random_opening_reset(env, config.opening_plies)
     in_league = config.opponent_sampling == "league"
     # The learner's seat in each opponent game: alternating from game to game.
     learner_seat = jnp.asarray(np.arange(count) % 2, jnp.int32)

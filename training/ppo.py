@@ -125,8 +125,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         raise ValueError("num_minibatches must divide the games on each device")
 
     network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
-    opponents = make_opponents(config, env, network)
     reset = random_opening_reset(env, config.opening_plies)  # every training game's start
+    opponents = make_opponents(config, env, network, reset)
     optimizer = make_optimizer(config)
     num_envs = config.num_envs
     layout = Layout(mesh)
