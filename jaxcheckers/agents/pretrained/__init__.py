@@ -24,7 +24,7 @@ __all__ = ["NAME", "SEARCH_NAME", "NAMES", "load", "export"]
 
 NAME = "pretrained"
 SEARCH_NAME = "pretrained-alphazero"
-DIRECTORY = Path(__file__).parent / "pretrained"
+DIRECTORY = Path(__file__).parent
 # name -> file stem in DIRECTORY (<stem>.msgpack: the params, <stem>.json: the settings)
 NAMES = {NAME: "checkers", SEARCH_NAME: "checkers-alphazero"}
 

@@ -1,0 +1,54 @@
+"""The wheel a user installs: every module of the source tree and the shipped networks are in it.
+
+`pyproject.toml` lists the packages by hand (the trainers install from training/ as
+jaxcheckers.training), so a new subpackage or data folder is easy to leave out; an editable
+install, as the tests run, would not notice. This builds the wheel offline with the setuptools of
+the dev extra and reads what it holds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from jaxcheckers.agents import pretrained
+
+ROOT = Path(__file__).resolve().parent.parent
+# source folder -> where its files land in the wheel
+INSTALLED_AS = {"jaxcheckers": "jaxcheckers", "training": "jaxcheckers/training"}
+
+
+def build_wheel(tmp_path: Path) -> tuple[zipfile.ZipFile, str]:
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for folder in INSTALLED_AS:
+        shutil.copytree(
+            ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+    command += ["--no-index", "-v", "-w", str(tmp_path / "dist"), str(source)]
+    built = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    (wheel,) = (tmp_path / "dist").glob("jaxcheckers-*.whl")
+    return zipfile.ZipFile(wheel), built.stdout + built.stderr
+
+
+def test_the_wheel_holds_every_module_and_the_shipped_networks(tmp_path):
+    wheel, log = build_wheel(tmp_path)
+    names = set(wheel.namelist())
+    expected = {
+        f"{installed}/{path.relative_to(ROOT / folder).as_posix()}"
+        for folder, installed in INSTALLED_AS.items()
+        for path in (ROOT / folder).rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+    for stem in pretrained.NAMES.values():
+        expected |= {f"jaxcheckers/agents/pretrained/{stem}.{ext}" for ext in ("msgpack", "json")}
+    missing = sorted(expected - names)
+    assert missing == []
+    assert "is absent from the `packages` configuration" not in log
