@@ -16,6 +16,7 @@ Timings are the median of several runs after a compiling run and a warm-up run, 
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import datetime
 import math
@@ -31,6 +32,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.agents import make_agent
 from jaxcheckers.core import tree_where
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -438,3 +440,11 @@ def rate(steps_per_s: float) -> str:
     if steps_per_s >= 1e3:
         return f"{steps_per_s / 1e3:.0f} k"
     return f"{steps_per_s:.0f}"
+
+
+def agent_or_exit(parser: argparse.ArgumentParser, spec: str, env):
+    """The agent `spec` names for `env`; a refused spec ends the script with one argparse line."""
+    try:
+        return make_agent(spec, env)
+    except (ValueError, OSError) as error:
+        parser.error(str(error))

@@ -18,8 +18,10 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxcheckers
-from jaxcheckers.agents import make_agent
+from benchmarks.common import agent_or_exit
 from jaxcheckers.arena import play_match
+from jaxcheckers.argtypes import non_negative_int, positive_int, seed
+from jaxcheckers.core import tree_where
 
 PIECE_VALUES = jnp.array([1, 2, -1, -2])  # own men, own kings, opponent men, opponent kings
 
@@ -30,10 +32,7 @@ def final_states(env, match):
     def replay(reset_key, actions, length):
         def one_step(state, indexed):
             t, action = indexed
-            stepped = env.step(state, action)
-            return jax.tree.map(
-                lambda new, old: jnp.where(t < length, new, old), stepped, state
-            ), None
+            return tree_where(t < length, env.step(state, action), state), None
 
         state = env.reset(jax.random.wrap_key_data(reset_key))
         steps = (jnp.arange(actions.shape[0]), actions)
@@ -53,14 +52,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent_a")
     parser.add_argument("agent_b")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--opening-plies", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=positive_int, default=100)
+    parser.add_argument("--opening-plies", type=non_negative_int, default=2)
+    parser.add_argument("--seed", type=seed, default=0)
     args = parser.parse_args(argv)
-    if args.games < 1 or args.opening_plies < 0:
-        parser.error("--games must be positive and --opening-plies non-negative")
     env = jaxcheckers.make("checkers")
-    agents = [make_agent(spec, env) for spec in (args.agent_a, args.agent_b)]
+    agents = [agent_or_exit(parser, spec, env) for spec in (args.agent_a, args.agent_b)]
     match = play_match(
         env,
         *agents,

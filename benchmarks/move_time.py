@@ -20,8 +20,9 @@ import jax
 import numpy as np
 
 import jaxcheckers
-from jaxcheckers.agents import make_agent
+from benchmarks.common import agent_or_exit
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.argtypes import non_negative_int, positive_int, seed
 
 RESULTS = Path(__file__).resolve().parent / "results" / "move_time.json"
 
@@ -53,14 +54,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent")
     parser.add_argument("--game", default="checkers", choices=sorted(jaxcheckers.GAMES))
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--opening-plies", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=positive_int, default=2)
+    parser.add_argument("--opening-plies", type=non_negative_int, default=2)
+    parser.add_argument("--seed", type=seed, default=0)
     args = parser.parse_args()
     env = jaxcheckers.make(args.game)
-    times = own_move_times(
-        env, make_agent(args.agent, env), args.games, args.opening_plies, args.seed
-    )
+    agent = agent_or_exit(parser, args.agent, env)
+    times = own_move_times(env, agent, args.games, args.opening_plies, args.seed)
     row = {"moves": len(times), "load_average": os.getloadavg()}
     for column, name in ((0, "wall"), (1, "cpu")):
         row[f"{name}_median_s"] = float(np.median(times[:, column]))
