@@ -19,11 +19,10 @@ import numpy as np
 
 import jaxcheckers
 from benchmarks.common import agent_or_exit
+from jaxcheckers.agents.alphabeta import material
 from jaxcheckers.arena import play_match
 from jaxcheckers.argtypes import non_negative_int, positive_int, seed
 from jaxcheckers.core import tree_where
-
-PIECE_VALUES = jnp.array([1, 2, -1, -2])  # own men, own kings, opponent men, opponent kings
 
 
 def final_states(env, match):
@@ -42,8 +41,8 @@ def final_states(env, match):
 
 
 def material_lead_of_a(states, a_plays_first) -> np.ndarray:
-    """A's material minus B's in each state (the observation is in the mover's frame)."""
-    mover_lead = (states.observation.astype(jnp.int32) * PIECE_VALUES).sum(axis=(1, 2, 3))
+    """A's material minus B's in each state, as alpha-beta counts it (from the mover's side)."""
+    mover_lead = jax.vmap(material)(states.position)
     a_to_move = (states.current_player == 0) == jnp.asarray(a_plays_first)
     return np.asarray(jnp.where(a_to_move, mover_lead, -mover_lead))
 
