@@ -143,6 +143,31 @@ def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
         policy.load_params(tmp_path / "checkpoints" / "2")
 
 
+def test_a_split_network_run_loads_as_the_split_network(tmp_path):
+    import jax
+    from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
+    from jaxcheckers.training.config import TrainConfig
+
+    import jaxcheckers
+    from jaxcheckers.agents.networks import make_network
+
+    write_config(tmp_path, TrainConfig(game="tictactoe", hidden_sizes=(16,), network="mlp-split"))
+    env = jaxcheckers.make("tictactoe")
+    shape = tuple(env.observation_shape)
+    network = make_network(env.num_actions, shape, network="mlp-split", hidden_sizes=(16,))
+    observation = jnp.zeros((1, *env.observation_shape))
+    params = network.init(jax.random.PRNGKey(0), observation)
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, State(params, jnp.int32(1)))
+    checkpoints.close()
+    loaded, loaded_network, settings = policy.load_params(tmp_path)
+    assert settings["network"] == "mlp-split" and loaded_network.split
+    assert policy.tree_digest(loaded) == policy.tree_digest(params)
+    np.testing.assert_array_equal(
+        loaded_network.apply(loaded, observation)[1], network.apply(params, observation)[1]
+    )
+
+
 class StateWithLeague(NamedTuple):  # State as a later version laid it out, one field added
     params: Any
     update_step: Any

@@ -20,6 +20,7 @@ from jaxcheckers.training.config import TrainConfig, config_from_json, config_to
 from jaxcheckers.training.losses import clipped_surrogate, value_loss
 
 from jaxcheckers.agents.networks import (
+    make_network,
     masked_entropy,
     masked_log_prob,
     sample_action,
@@ -138,6 +139,28 @@ def test_entropy_is_over_the_legal_actions_only():
     assert float(masked_entropy(jnp.zeros(5), mask)) == pytest.approx(np.log(3.0), abs=1e-6)
 
 
+@pytest.mark.parametrize("network, shares_features", [("mlp", True), ("mlp-split", False)])
+def test_the_split_network_keeps_the_value_off_the_policy_features(network, shares_features):
+    model = make_network(9, (3, 3, 2), network=network, hidden_sizes=(16, 8))
+    observation = jax.random.normal(jax.random.PRNGKey(0), (4, 3, 3, 2))
+    params = model.init(jax.random.PRNGKey(1), observation)
+
+    def value_grads(params):
+        return jax.grad(lambda p: model.apply(p, observation)[1].sum())(params)
+
+    def logit_grads(params):
+        return jax.grad(lambda p: model.apply(p, observation)[0].sum())(params)
+
+    def touches(grads):  # layer name -> whether any weight in it gets a gradient
+        return {name: any(bool((g != 0).any()) for g in jax.tree.leaves(layer))
+                for name, layer in grads["params"].items()}  # fmt: skip
+
+    from_value, from_logits = touches(value_grads(params)), touches(logit_grads(params))
+    both = [name for name in from_value if from_value[name] and from_logits[name]]
+    assert bool(both) == shares_features
+    assert len(params["params"]) == (4 if shares_features else 6)
+
+
 # -- the losses -----------------------------------------------------------------------------------
 
 
@@ -161,6 +184,8 @@ def test_config_round_trips_through_json_and_rejects_bad_values():
         TrainConfig(num_envs=10, num_minibatches=4)
     with pytest.raises(ValueError):
         TrainConfig(lr_schedule="exponential")
+    with pytest.raises(ValueError, match="mlp-split"):
+        TrainConfig(network="mlp-shared")
 
 
 # -- the trainer ----------------------------------------------------------------------------------

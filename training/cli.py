@@ -38,6 +38,7 @@ from pathlib import Path
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of
 
 from jaxcheckers import GAMES
+from jaxcheckers.agents.networks import NETWORKS
 from jaxcheckers.argtypes import (
     fraction,
     non_negative_float,
@@ -117,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hidden-sizes", type=positive_int_list, default=None, help="MLP widths, e.g. 256,256"
     )
-    parser.add_argument("--network", choices=("mlp", "conv"), default=None)
+    parser.add_argument("--network", choices=NETWORKS, default=None)
     parser.add_argument(
         "--opponent-sampling",
         choices=("groups", "league"),

@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxcheckers.agents.networks import NETWORKS
+
 __all__ = [
     "TrainConfig",
     "AlphaZeroConfig",
@@ -76,7 +78,7 @@ class TrainConfig(_RunLength):
     # -- the network ------------------------------------------------------------------------------
     # The CPU default is an MLP: on two cores a 256-wide MLP costs ~0.1 MFLOP a position, so the
     # network keeps pace with the environment; a convolution over the board pays off on a GPU.
-    network: str = "mlp"  # "mlp" or "conv"
+    network: str = "mlp"  # one of networks.NETWORKS: "mlp", "mlp-split" (own value torso), "conv"
     hidden_sizes: tuple[int, ...] = (256, 256)  # mlp: widths of the shared torso
     conv_channels: int = 64  # conv: channels of each 3x3 residual block
     conv_blocks: int = 4  # conv: residual blocks
@@ -180,8 +182,8 @@ def _check_settings(
     for name in positive_floats:
         if not getattr(config, name) > 0:
             raise ValueError(f"{name} must be positive, got {getattr(config, name)}")
-    if config.network not in ("mlp", "conv"):
-        raise ValueError(f"network must be mlp or conv, not {config.network!r}")
+    if config.network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {config.network!r}")
     if not 0 <= config.seed < 2**32:
         raise ValueError(f"seed must lie in [0, 2**32), got {config.seed}")
     for name in spec_lists:

@@ -18,6 +18,7 @@ __all__ = [
     "MLPActorCritic",
     "ConvActorCritic",
     "make_network",
+    "NETWORKS",
     "masked_logits",
     "masked_log_prob",
     "masked_entropy",
@@ -28,22 +29,37 @@ __all__ = [
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
 
+# The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos.
+NETWORKS = ("mlp", "mlp-split", "conv")
+
 
 class MLPActorCritic(nn.Module):
-    """A shared MLP torso, a linear policy head and a tanh value head."""
+    """An MLP torso, a linear policy head and a tanh value head.
+
+    With `split` the value head has a torso of its own (same widths), so that the value loss
+    does not pull on the features the policy reads.
+    """
 
     num_actions: int
     hidden_sizes: Sequence[int] = (256, 256)
+    split: bool = False
 
     @nn.compact
     def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
         """observation [B, *obs_shape] -> logits [B, num_actions], value [B]."""
         x = observation.reshape(observation.shape[0], -1).astype(jnp.float32)
+        policy_features = self._torso(x)
+        value_features = self._torso(x) if self.split else policy_features
+        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(
+            policy_features
+        )
+        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(value_features)
+        return logits, jnp.tanh(value[:, 0])
+
+    def _torso(self, x: jax.Array) -> jax.Array:
         for width in self.hidden_sizes:
             x = nn.relu(nn.Dense(width)(x))
-        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(x)
-        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(x)
-        return logits, jnp.tanh(value[:, 0])
+        return x
 
 
 class ConvActorCritic(nn.Module):
@@ -78,16 +94,16 @@ def make_network(
     conv_channels: int = 64,
     conv_blocks: int = 4,
 ) -> nn.Module:
-    """The network called `network` ("mlp" or "conv"; the conv one needs (H, W, C) boards)."""
+    """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards)."""
     if network == "conv":
         if len(observation_shape) != 3:
             raise ValueError(
                 f"the conv network needs (H, W, C) observations, got {observation_shape}"
             )
         return ConvActorCritic(num_actions, conv_channels, conv_blocks)
-    if network != "mlp":
-        raise ValueError(f"network must be mlp or conv, not {network!r}")
-    return MLPActorCritic(num_actions, tuple(hidden_sizes))
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    return MLPActorCritic(num_actions, tuple(hidden_sizes), split=network == "mlp-split")
 
 
 def masked_logits(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
