@@ -113,20 +113,29 @@ def test_a_checksum_mismatch_is_named(tmp_path):
         policy.verify_checkpoint(step_dir, "params", _state(1.0).params)
 
 
-def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
-    """The reader side (agents.policy, what `ppo:RUN` and `play` use) verifies like resume."""
+def _tictactoe_run(run_dir, **network_settings):
+    """A tic-tac-toe run's config.json in `run_dir`; (network, fresh params, a zero observation)."""
     import jax
-    from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
+    from jaxcheckers.training.checkpoints import write_config
     from jaxcheckers.training.config import TrainConfig
 
     import jaxcheckers
     from jaxcheckers.agents.networks import make_network
 
-    config = TrainConfig(game="tictactoe", hidden_sizes=(16,))
-    write_config(tmp_path, config)
+    write_config(run_dir, TrainConfig(game="tictactoe", hidden_sizes=(16,), **network_settings))
     env = jaxcheckers.make("tictactoe")
-    network = make_network(env.num_actions, tuple(env.observation_shape), hidden_sizes=(16,))
-    params = network.init(jax.random.PRNGKey(0), jnp.zeros((1, *env.observation_shape)))
+    shape = tuple(env.observation_shape)
+    network = make_network(env.num_actions, shape, hidden_sizes=(16,), **network_settings)
+    observation = jnp.zeros((1, *shape))
+    return network, network.init(jax.random.PRNGKey(0), observation), observation
+
+
+def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
+    """The reader side (agents.policy, what `ppo:RUN` and `play` use) verifies like resume."""
+    import jax
+    from jaxcheckers.training.checkpoints import RunCheckpoints
+
+    _, params, _ = _tictactoe_run(tmp_path)
     checkpoints = RunCheckpoints(tmp_path)
     checkpoints.save(1, State(params, jnp.int32(1)))
     doubled = jax.tree.map(lambda x: 2 * x, params)
@@ -144,19 +153,9 @@ def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
 
 
 def test_a_split_network_run_loads_as_the_split_network(tmp_path):
-    import jax
-    from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
-    from jaxcheckers.training.config import TrainConfig
+    from jaxcheckers.training.checkpoints import RunCheckpoints
 
-    import jaxcheckers
-    from jaxcheckers.agents.networks import make_network
-
-    write_config(tmp_path, TrainConfig(game="tictactoe", hidden_sizes=(16,), network="mlp-split"))
-    env = jaxcheckers.make("tictactoe")
-    shape = tuple(env.observation_shape)
-    network = make_network(env.num_actions, shape, network="mlp-split", hidden_sizes=(16,))
-    observation = jnp.zeros((1, *env.observation_shape))
-    params = network.init(jax.random.PRNGKey(0), observation)
+    network, params, observation = _tictactoe_run(tmp_path, network="mlp-split")
     checkpoints = RunCheckpoints(tmp_path)
     checkpoints.save(1, State(params, jnp.int32(1)))
     checkpoints.close()

@@ -145,17 +145,12 @@ def test_the_split_network_keeps_the_value_off_the_policy_features(network, shar
     observation = jax.random.normal(jax.random.PRNGKey(0), (4, 3, 3, 2))
     params = model.init(jax.random.PRNGKey(1), observation)
 
-    def value_grads(params):
-        return jax.grad(lambda p: model.apply(p, observation)[1].sum())(params)
-
-    def logit_grads(params):
-        return jax.grad(lambda p: model.apply(p, observation)[0].sum())(params)
-
-    def touches(grads):  # layer name -> whether any weight in it gets a gradient
+    def touched_by(output: int) -> dict:  # layer name -> whether output 0/1 sends it gradient
+        grads = jax.grad(lambda p: model.apply(p, observation)[output].sum())(params)
         return {name: any(bool((g != 0).any()) for g in jax.tree.leaves(layer))
                 for name, layer in grads["params"].items()}  # fmt: skip
 
-    from_value, from_logits = touches(value_grads(params)), touches(logit_grads(params))
+    from_logits, from_value = touched_by(0), touched_by(1)
     both = [name for name in from_value if from_value[name] and from_logits[name]]
     assert bool(both) == shares_features
     assert len(params["params"]) == (4 if shares_features else 6)
