@@ -49,6 +49,9 @@ BAD = {
     "entropy-coef -0.5": (["--entropy-coef", "-0.5"], "--entropy-coef"),
     "entropy-coef nan": (["--entropy-coef", "nan"], "--entropy-coef"),
     "opponent-fraction 2": (["--opponent-fraction", "2"], "--opponent-fraction"),
+    "gamma 1.5": (["--gamma", "1.5"], "--gamma"),
+    "gae-lambda -0.1": (["--gae-lambda", "-0.1"], "--gae-lambda"),
+    "gamma for alphazero": (["--algo", "alphazero", "--gamma", "1"], "--gamma"),
     "huge seed": (["--seed", "9" * 20], "--seed"),
     "out in /proc": (["--out", "/proc/jaxcheckers-run"], "/proc/jaxcheckers-run"),
     "resume nothing": (["--resume", "/nonexistent/run"], "/nonexistent/run"),
@@ -145,9 +148,11 @@ def test_the_update_flags_set_the_presets_fields():
     from jaxcheckers.training.cli import config_from_args
 
     flags = ["--preset", "hour", "--num-epochs", "2", "--num-minibatches", "8"]
-    config = config_from_args(_args([*flags, "--entropy-coef", "0.005"]))
+    more = ["--entropy-coef", "0.005", "--gamma", "1", "--gae-lambda", "0.9"]
+    config = config_from_args(_args([*flags, *more]))
     assert (config.num_epochs, config.num_minibatches) == (2, 8)
     assert config.entropy_coef == 0.005
+    assert (config.gamma, config.gae_lambda) == (1.0, 0.9)
     assert config.hidden_sizes == (1024, 512)  # the rest is the preset's
 
 

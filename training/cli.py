@@ -62,6 +62,8 @@ OVERRIDES = {
     "total_steps": positive_int,
     "learning_rate": positive_float,
     "entropy_coef": non_negative_float,
+    "gamma": fraction,
+    "gae_lambda": fraction,
     "num_epochs": positive_int,
     "num_minibatches": positive_int,
     "seed": seed,
