@@ -218,13 +218,16 @@ def test_an_update_changes_the_parameters_and_reports_finite_losses():
     assert any(jax.tree.leaves(changed))
 
 
+LEAGUE = dict(opponent_fraction=0.5, opponents=("random", "snapshot"), opponent_sampling="league")
+
+
 @pytest.mark.parametrize("sampling", ["groups", "league"])
 def test_opponent_games_always_hand_the_learner_its_own_seat(sampling):
     # Half the games against random or a snapshot; the learner takes seat 0 in even games, seat 1
     # in odd ones, so after every update the opponent must have replied (or opened) in all of them.
-    changes = dict(opponent_fraction=0.5, opponents=("random", "snapshot"))
-    trainer = _trainer(opponent_sampling=sampling, **changes)
-    state = jax.tree.map(jnp.copy, _initial_state(opponent_sampling=sampling, **changes))
+    changes = {**LEAGUE, "opponent_sampling": sampling}  # league: the resume test's trainer
+    trainer = _trainer(**changes)
+    state = jax.tree.map(jnp.copy, _initial_state(**changes))
     for _ in range(2):
         state, metrics = trainer.run_updates(state, 1)
         players = np.asarray(state.env_state.current_player[:8])
@@ -260,9 +263,6 @@ def test_a_league_meets_the_opponent_it_scores_worst_against_most():
         assert total == pytest.approx(1.0)
     assert shares["groups"] == 0.5
     assert shares["league"] > 0.6, shares
-
-
-LEAGUE = dict(opponent_fraction=0.5, opponents=("random", "snapshot"), opponent_sampling="league")
 
 
 @pytest.mark.parametrize("changes", [{}, LEAGUE], ids=["self-play", "league"])
