@@ -1,0 +1,37 @@
+"""One JAX compilation cache for the whole test run, shared by the xdist workers and the
+subprocesses the tests start.
+
+Many tests build the same computation anew (an env, a trainer, a match) in fresh closures, which
+`jit`'s in-memory cache cannot see as the same; the persistent cache keys on the compiled program
+itself, so each one is compiled once per run. The directory is new for every run and removed at
+its end, so that a run never reads what an earlier one compiled (CI starts from nothing too).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+CACHE_VARIABLE = "JAX_COMPILATION_CACHE_DIR"  # a user's own cache, if set, is used as it is
+MIN_TIME_VARIABLE = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
+_OWNER = "JAXCHECKERS_TEST_CACHE_OWNER"  # the process that made the directory removes it
+
+
+def pytest_configure(config):
+    if CACHE_VARIABLE not in os.environ:  # the controller (or a lone process): make it
+        os.environ[CACHE_VARIABLE] = tempfile.mkdtemp(prefix="jaxcheckers-jit-")
+        os.environ[_OWNER] = str(os.getpid())
+        # Worth a file from a third of a second of compiling (jax's default is one second).
+        os.environ.setdefault(MIN_TIME_VARIABLE, "0.3")
+    import jax
+
+    jax.config.update("jax_compilation_cache_dir", os.environ[CACHE_VARIABLE])
+    if MIN_TIME_VARIABLE in os.environ:
+        seconds = float(os.environ[MIN_TIME_VARIABLE])
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", seconds)
+
+
+def pytest_unconfigure(config):
+    if os.environ.get(_OWNER) == str(os.getpid()):
+        shutil.rmtree(os.environ.pop(CACHE_VARIABLE), ignore_errors=True)
