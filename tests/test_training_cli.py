@@ -153,7 +153,7 @@ def test_the_update_flags_set_the_presets_fields():
     assert (config.num_epochs, config.num_minibatches) == (2, 8)
     assert config.entropy_coef == 0.005
     assert (config.gamma, config.gae_lambda) == (1.0, 0.9)
-    assert config.hidden_sizes == (1024, 512)  # the rest is the preset's
+    assert config.hidden_sizes == (512, 512)  # the rest is the preset's
 
 
 def test_the_progress_line_shows_each_evaluations_score_not_its_win_rate():

@@ -8,7 +8,7 @@ them, so they live here, beside the agents, and need flax only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import flax.linen as nn
 import jax
@@ -29,25 +29,31 @@ __all__ = [
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
 
-# The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos.
-NETWORKS = ("mlp", "mlp-split", "conv")
+# The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos;
+# "mlp-tactical" the MLP over checkers' dark squares and attack maps (`checkers.features`).
+NETWORKS = ("mlp", "mlp-split", "mlp-tactical", "conv")
 
 
 class MLPActorCritic(nn.Module):
     """An MLP torso, a linear policy head and a tanh value head.
 
     With `split` the value head has a torso of its own (same widths), so that the value loss
-    does not pull on the features the policy reads.
+    does not pull on the features the policy reads. `inputs` (static) maps the observation
+    batch to the torso's input, flattened by default.
     """
 
     num_actions: int
     hidden_sizes: Sequence[int] = (256, 256)
     split: bool = False
+    inputs: Callable[[jax.Array], jax.Array] | None = None
 
     @nn.compact
     def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
         """observation [B, *obs_shape] -> logits [B, num_actions], value [B]."""
-        x = observation.reshape(observation.shape[0], -1).astype(jnp.float32)
+        if self.inputs is None:
+            x = observation.reshape(observation.shape[0], -1).astype(jnp.float32)
+        else:
+            x = self.inputs(observation)
         policy_features = self._torso(x)
         value_features = self._torso(x) if self.split else policy_features
         logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(
@@ -103,7 +109,23 @@ def make_network(
         return ConvActorCritic(num_actions, conv_channels, conv_blocks)
     if network not in NETWORKS:
         raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    if network == "mlp-tactical":
+        return MLPActorCritic(
+            num_actions, tuple(hidden_sizes), inputs=_tactical_inputs(observation_shape)
+        )
     return MLPActorCritic(num_actions, tuple(hidden_sizes), split=network == "mlp-split")
+
+
+def _tactical_inputs(observation_shape: tuple[int, ...]) -> Callable[[jax.Array], jax.Array]:
+    """Checkers' tactical inputs; ValueError for an observation that is not checkers' (n, n, 4)."""
+    from jaxcheckers.checkers.features import tactical_inputs
+
+    n = observation_shape[0]
+    if len(observation_shape) != 3 or observation_shape != (n, n, 4) or n % 2:
+        raise ValueError(
+            f"the mlp-tactical network reads checkers boards (n, n, 4), not {observation_shape}"
+        )
+    return tactical_inputs
 
 
 def masked_logits(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
