@@ -121,7 +121,7 @@ def _tactical_inputs(observation_shape: tuple[int, ...]) -> Callable[[jax.Array]
     from jaxcheckers.checkers.features import tactical_inputs
 
     n = observation_shape[0]
-    if len(observation_shape) != 3 or observation_shape != (n, n, 4) or n % 2:
+    if tuple(observation_shape) != (n, n, 4) or n % 2:
         raise ValueError(
             f"the mlp-tactical network reads checkers boards (n, n, 4), not {observation_shape}"
         )
