@@ -49,16 +49,11 @@ def _jumps(frame: list[list[int]]) -> set[tuple[tuple[int, int], tuple[int, int]
     return hops
 
 
-def _turned(frame: list[list[int]]) -> list[list[int]]:
-    """The same board in the other player's frame (turned 180°, signs swapped)."""
-    return [[-value for value in reversed(row)] for row in reversed(frame)]
-
-
 def _opponent_jumps(frame: list[list[int]]) -> set[tuple[tuple[int, int], tuple[int, int]]]:
     """`_jumps` of the player not to move, in the mover's frame."""
     n = len(frame)
-    back = lambda square: (n - 1 - square[0], n - 1 - square[1])  # noqa: E731
-    return {(back(jumped), back(landing)) for jumped, landing in _jumps(_turned(frame))}
+    back = lambda square: ref.square_to_frame(n, 1, square)  # noqa: E731
+    return {(back(jumped), back(landing)) for jumped, landing in _jumps(ref.to_frame(frame, 1))}
 
 
 def _jumped(hops) -> set[tuple[int, int]]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
+
+from jaxcheckers.checkers import bitboard as bb
 
 __all__ = ["attack_maps", "tactical_inputs"]
 
@@ -59,9 +60,10 @@ def attack_maps(observation: jax.Array) -> jax.Array:
 
 
 def tactical_inputs(observation: jax.Array) -> jax.Array:
-    """float32 (…, n²/2 · 9): the piece planes and attack maps on the dark squares only."""
+    """float32 (…, n²/2 · 9): the piece planes and attack maps on the dark squares only, square
+    by square (the dark squares in row-major order, the nine planes of each together)."""
     n = observation.shape[-2]
-    rows, cols = np.nonzero((np.arange(n)[:, None] + np.arange(n)) % 2 == 1)
     grids = jnp.concatenate([observation.astype(bool), attack_maps(observation)], axis=-1)
-    on_dark = grids[..., rows, cols, :]
+    planes = jnp.moveaxis(grids, -1, -3).reshape(*grids.shape[:-3], grids.shape[-1], n * n)
+    on_dark = jnp.swapaxes(bb.from_grid(planes, n), -1, -2)
     return on_dark.reshape(*observation.shape[:-3], -1).astype(jnp.float32)
