@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
-import importlib
 import json
 import math
 import sys
@@ -33,10 +32,18 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers import records
 from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.argtypes import check_writable, non_negative_int, positive_int, seed
-from jaxcheckers.cli import add_game_arguments, env_from_arguments
+from jaxcheckers.argtypes import (
+    add_game_arguments,
+    check_writable,
+    env_from_arguments,
+    non_negative_int,
+    positive_int,
+    seed,
+)
+from jaxcheckers.games import spec as game_spec
 
 Z_95 = 1.959964  # two-sided 95% quantile of the standard normal
 UNLIMITED_GAME_CAP = 10_000  # env steps, for an env that never truncates: a draw at the cap
@@ -302,11 +309,6 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
 
 # -- PDN / PGN ------------------------------------------------------------
 
-# The module that writes each game's records down: `game_from_actions(env, start, actions,
-# **tags)` and `PLAYER_TAGS` (the tags naming players 0 and 1). PGN and PDN share a syntax.
-RECORDERS = {"checkers": "jaxcheckers.checkers.pdn", "chess": "jaxcheckers.chess.pgn"}
-
-
 class PairMatch(NamedTuple):
     """One pair's match in a round-robin: `a` against `b`, scored from `a`'s side."""
 
@@ -347,17 +349,18 @@ def round_robin(
 
 
 def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list:
-    """The games of a recorded match as PDN (checkers) or PGN (chess) games, replayed on the
-    host."""
-    recorder = importlib.import_module(RECORDERS[env.id])
-    games = []
+    """The games of a recorded match as game records in the game's dialect (PDN for checkers,
+    PGN for chess), replayed on the host."""
+    dialect = game_spec(env.id).dialect
+    recorded = []
     for i in range(len(match.a_score)):
         players = (a, b) if match.a_plays_first[i] else (b, a)
         actions = match.actions[i, : match.length[i]]
         tags = {"Event": "jaxcheckers arena", "Round": str(first_round + i)}
-        tags.update(zip(recorder.PLAYER_TAGS, players, strict=True))
-        games.append(recorder.game_from_actions(env, replay_start(env, match, i), actions, **tags))
-    return games
+        tags.update(zip(dialect.player_tags, players, strict=True))
+        start = replay_start(env, match, i)
+        recorded.append(records.game_from_actions(dialect, env, start, actions, **tags))
+    return recorded
 
 
 # -- the command ------------------------------------------------------------
@@ -391,9 +394,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
-        return 2
-    if args.pdn and args.game not in RECORDERS:
-        print(f"arena: --pdn writes {' and '.join(RECORDERS)} games only", file=sys.stderr)
         return 2
     if args.pdn:
         check_writable(args.pdn)  # before the games, not after: ValueError, one line from the CLI
@@ -432,10 +432,8 @@ def run(args: argparse.Namespace) -> int:
     elif len(names) > 2:
         print(round_robin_table(names, results), flush=True)
     if args.pdn:  # after the results are out: a failed write loses only the file
-        from jaxcheckers.checkers.pdn import format_games
-
         with open(args.pdn, "w", encoding="utf-8") as file:
-            file.write(format_games(pdn_games))
+            file.write(records.format_games(pdn_games))
         if not args.json:
             print(f"{len(pdn_games)} games saved to {args.pdn}")
     return 0

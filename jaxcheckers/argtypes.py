@@ -27,6 +27,9 @@ __all__ = [
     "positive_int_list",
     "check_writable",
     "checked_positive_int",
+    "add_game_arguments",
+    "env_from_arguments",
+    "size_options",
 ]
 
 MAX_SEED = 2**32 - 1  # jax.random.key takes a seed that fits 32 bits without wrapping
@@ -129,3 +132,36 @@ def checked_positive_int(value: object, name: str) -> int:
     if not is_integer or value < 1:
         raise ValueError(f"{name} must be a positive int, got {value!r}")
     return int(value)
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, default: str = "checkers") -> None:
+    """`--game` (any registered game) and `--board-size`, shared by every subcommand that plays
+    a game."""
+    from jaxcheckers.games import names
+
+    parser.add_argument("--game", choices=names(), default=default, help=f"default {default}")
+    parser.add_argument("--board-size", type=int, default=None, help="n of an n×n board")
+
+
+def size_options(game: str, board_size: int | None) -> dict:
+    """The env options `--board-size` sets for `game` ({} when not given); ValueError for a game
+    without a board-size option."""
+    from jaxcheckers.games import spec
+
+    if board_size is None:
+        return {}
+    option = spec(game).size_option
+    if option is None:
+        raise ValueError(f"{game} has no --board-size")
+    return {option: board_size}
+
+
+def env_from_arguments(args: argparse.Namespace, **options):
+    """The env `--game` and `--board-size` name, with extra `options`; ValueError if refused."""
+    from jaxcheckers.games import make
+
+    options.update(size_options(args.game, args.board_size))
+    try:
+        return make(args.game, **options)
+    except TypeError as error:  # an option the game does not take
+        raise ValueError(f"{args.game}: {error}") from None

@@ -89,32 +89,6 @@ def available_commands() -> dict[str, tuple[str, str]]:
     return found
 
 
-# The option of each game that `--board-size` sets (games without one refuse the flag).
-SIZE_OPTIONS = {"checkers": "board_size", "tictactoe": "size"}
-
-
-def add_game_arguments(parser: argparse.ArgumentParser, default: str = "checkers") -> None:
-    """`--game` and `--board-size`, shared by every subcommand that plays a game."""
-    from jaxcheckers import GAMES
-
-    parser.add_argument("--game", choices=GAMES, default=default, help=f"default {default}")
-    parser.add_argument("--board-size", type=int, default=None, help="n of an n×n board")
-
-
-def env_from_arguments(args: argparse.Namespace, **options):
-    """The env `--game` and `--board-size` name, with extra `options`; ValueError if refused."""
-    import jaxcheckers
-
-    if args.board_size is not None:
-        if args.game not in SIZE_OPTIONS:
-            raise ValueError(f"{args.game} has no --board-size")
-        options[SIZE_OPTIONS[args.game]] = args.board_size
-    try:
-        return jaxcheckers.make(args.game, **options)
-    except TypeError as error:  # an option the game does not take
-        raise ValueError(f"{args.game}: {error}") from None
-
-
 def _import(module_name: str):
     """The subcommand's module; ModuleNotFoundError if it or one of its `REQUIRES` is missing."""
     module = importlib.import_module(module_name)

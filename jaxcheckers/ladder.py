@@ -323,8 +323,13 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from jaxcheckers.agents import AGENT_SPECS
-    from jaxcheckers.argtypes import non_negative_float, non_negative_int, positive_int, seed
-    from jaxcheckers.cli import add_game_arguments
+    from jaxcheckers.argtypes import (
+        add_game_arguments,
+        non_negative_float,
+        non_negative_int,
+        positive_int,
+        seed,
+    )
 
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
@@ -353,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
 
     from jaxcheckers.agents import make_agent
     from jaxcheckers.arena import round_robin
-    from jaxcheckers.cli import env_from_arguments
+    from jaxcheckers.argtypes import env_from_arguments
 
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:

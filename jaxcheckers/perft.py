@@ -257,15 +257,14 @@ def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from jaxcheckers.argtypes import positive_int
-    from jaxcheckers.cli import add_game_arguments
+    from jaxcheckers.argtypes import add_game_arguments, positive_int
 
     parser.add_argument(
         "--depth",
         type=positive_int,
-        default=7,
-        help="plies to count (default 7); stops, saying so, before a depth whose positions would "
-        "not fit in the free memory",
+        default=None,
+        help="plies to count (default: the game's, 7 for checkers); stops, saying so, before a "
+        "depth whose positions would not fit in the free memory",
     )
     parser.add_argument(
         "--move-level", action="store_true", help="a whole capture sequence is one ply"
@@ -274,14 +273,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxcheckers.cli import env_from_arguments
+    from jaxcheckers.argtypes import env_from_arguments
+    from jaxcheckers.games import spec
 
     env = env_from_arguments(args)
+    depth_wanted = args.depth or spec(args.game).perft_depth
     level = "move" if args.move_level else "hop"
     print(f"{env}, {level}-level perft")
     available, where = _free_memory()
     count = 1
-    for depth in range(1, args.depth + 1):
+    for depth in range(1, depth_wanted + 1):
         # Depth d plays every position of depth d - 1: that many states live at once, and more
         # while a chunk's children are made and packed (the leaves are counted, not kept). Three
         # times the frontier is the bound used: an estimate, on the safe side.

@@ -19,12 +19,12 @@ pytest.importorskip("pygame")  # PettingZoo's chess package imports it
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.classic.chess import chess_utils  # noqa: E402
 
-from jaxcheckers.adapters.games import adapter  # noqa: E402
 from jaxcheckers.adapters.gymnasium import CHESS_ID, ChessEnv, ChessVectorEnv  # noqa: E402
 from jaxcheckers.chess import chess_fen  # noqa: E402
+from jaxcheckers.games import spec  # noqa: E402
 
 REGISTERED = "jaxcheckers.adapters.registration:" + CHESS_ID
-_OBSERVE = jax.jit(adapter("chess").observe)
+_OBSERVE = jax.jit(spec("chess").observe)
 
 
 def test_check_env_through_the_registry():

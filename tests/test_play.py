@@ -12,19 +12,16 @@ import pytest
 import jaxcheckers
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers.fen import state_from_fen, state_to_fen
-from jaxcheckers.checkers.positions import from_board
-from jaxcheckers.checkers.render import legal_moves
-from jaxcheckers.play import (
+from jaxcheckers.checkers.notation import (
     HOP_SEARCH_LIMIT,
     MOVE_LIST_LIMIT,
-    Seat,
-    Style,
     _whole_moves,
     board_lines,
-    interpret,
     legal_moves_text,
-    play_in_terminal,
 )
+from jaxcheckers.checkers.positions import from_board
+from jaxcheckers.checkers.render import legal_moves
+from jaxcheckers.play import Seat, interpret, play_in_terminal
 
 ENV = jaxcheckers.make("checkers")
 OPENING = ENV.reset(jax.random.key(0))
@@ -103,10 +100,10 @@ def test_interpret_refuses_with_a_reason(typed):
 
 
 def test_board_shows_square_numbers_and_colours():
-    plain = board_lines(OPENING, Style(unicode=False))
+    plain = board_lines(OPENING, unicode=False)
     assert "w" in plain[-1] and "b" in plain[1]
     assert " 15 " in plain[4] + " "  # the empty squares carry their numbers
-    coloured = board_lines(OPENING, Style(colour=True))
+    coloured = board_lines(OPENING, colour=True)
     assert "\033[" in coloured[1] and "●" in coloured[1]
 
 

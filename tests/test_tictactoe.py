@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.agents.random import random_legal_action
-from jaxcheckers.tictactoe import (
+from jaxcheckers.tictactoe.env import (
     TicTacToe,
     covers_a_line,
     gym_board,

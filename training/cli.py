@@ -37,7 +37,6 @@ from pathlib import Path
 
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of
 
-from jaxcheckers import GAMES
 from jaxcheckers.agents.networks import NETWORKS
 from jaxcheckers.argtypes import (
     fraction,
@@ -48,6 +47,7 @@ from jaxcheckers.argtypes import (
     positive_int_list,
     seed,
 )
+from jaxcheckers.games import names as game_names
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
 
@@ -110,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--game",
-        choices=GAMES,
+        choices=game_names(),
         default=None,
         help="the game to train on (default: the preset's, checkers)",
     )
@@ -164,7 +164,7 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
     run's, if known). ValueError for a flag that trainer has no setting for."""
     import dataclasses
 
-    from jaxcheckers.cli import SIZE_OPTIONS
+    from jaxcheckers.argtypes import size_options
 
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
     chosen = ("hidden_sizes", "network", "opponent_sampling", "opponents", "eval_opponents")
@@ -179,9 +179,7 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
     if args.board_size is not None:
         name = args.preset or "quick"
         game = args.game or game or (presets[name].game if name in presets else "checkers")
-        if game not in SIZE_OPTIONS:
-            raise ValueError(f"{game} has no --board-size")
-        changes["env_options"] = {SIZE_OPTIONS[game]: args.board_size}
+        changes["env_options"] = size_options(game, args.board_size)
     return changes
 
 

@@ -29,9 +29,9 @@ from typing import Any, NamedTuple
 import jax
 import numpy as np
 
-import jaxcheckers
 from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, positions, render, rules
+from jaxcheckers.checkers.env import RULE_SETS, checkers_with_rule_set
 from jaxcheckers.core import compiled_step
 
 __all__ = ["Game", "Move", "play_game", "opening", "checked_action", "RULE_SETS"]
@@ -57,31 +57,10 @@ class Move(NamedTuple):
 
 @functools.cache
 def _env(options: tuple[tuple[str, Any], ...]) -> Checkers:
-    return jaxcheckers.make("checkers", **dict(options))
-
-
-# Named sets of env options. "ealt": the rules of the ealt/Checkers library, whose games a Game
-# with these rules plays move for move: a blocked side passes (neither side able to move draws),
-# a man crowned by a capture captures on as a king, and there are no draw rules. Chosen here:
-# the env's max_steps (1000 hops) stays, so that a game of two wandering kings still ends (ealt
-# has no limit); pass max_steps=None beside it to lift it.
-RULE_SETS: dict[str, dict[str, Any]] = {
-    "american": {},
-    "ealt": {
-        "no_moves": "pass",
-        "crowning": "continues",
-        "forty_move_draw": False,
-        "repetition_draw": False,
-    },
-}
+    return checkers_with_rule_set(**dict(options))
 
 
 def _env_from_options(**options) -> Checkers:
-    rule_set = options.pop("rule_set", None)
-    if rule_set is not None:
-        if not isinstance(rule_set, str) or rule_set not in RULE_SETS:
-            raise ValueError(f"rule_set must be one of {sorted(RULE_SETS)}, got {rule_set!r}")
-        options = {**RULE_SETS[rule_set], **options}
     return _env(tuple(sorted(options.items())))
 
 

@@ -68,10 +68,10 @@ from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import Game, checked_action
-from jaxcheckers.adapters.games import GameAdapter, adapter
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import Env, State, tree_where
+from jaxcheckers.games import GameSpec, shared_env, spec
 
 __all__ = [
     "LearnerEnv",
@@ -118,7 +118,7 @@ class LearnerGame:
     `advance(learner_state, action, restart, seat_option, fresh_key)`: the learner's move (or a
     new episode), then the opponent's moves until it is the learner's turn; `autoreset_step` is
     the vector env's NEXT_STEP version of it. `observe(state, player)` is the game's observation
-    as `player` sees it (`adapters.games`).
+    as `player` sees it (`jaxcheckers.games`).
     """
 
     def __init__(self, env: Env, opponent: Callable, observe: Callable):
@@ -231,7 +231,7 @@ _LEARNER_GAMES: dict[tuple[str, Any], LearnerGame] = {}
 _COMPILED: dict[tuple[str, Any, str], Callable] = {}
 
 
-def _learner_game(env: Env, opponent: str | Callable, game: GameAdapter) -> LearnerGame:
+def _learner_game(env: Env, opponent: str | Callable, game: GameSpec) -> LearnerGame:
     """The LearnerGame of one setting (cached, so its jitted functions are shared)."""
     cache_key = (repr(env), opponent)
     if cache_key not in _LEARNER_GAMES:
@@ -279,7 +279,7 @@ class LearnerEnv(gymnasium.Env):
     """One learner against an opponent agent in the game named by the subclass's `game_name`;
     see the module docstring for rules and options. Use `CheckersEnv` or `ChessEnv`."""
 
-    game_name: str  # an entry of `adapters.games`
+    game_name: str  # an entry of `jaxcheckers.games`
     metadata = {"render_modes": [], "render_fps": RENDER_FPS}  # each game's own in its subclass
 
     def __init__(
@@ -295,8 +295,8 @@ class LearnerEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         registration.refuse_forked_workers()
         self.render_mode = render_mode
-        self.adapter = adapter(self.game_name)
-        self.jax_env = self.adapter.make_env(**options)
+        self.adapter = spec(self.game_name)
+        self.jax_env = shared_env(self.adapter.name, **options)
         self.observation_type = observation_type
         self.observation_space, self.action_space = _spaces(self.jax_env, observation_type)
         self._seat_option = _seat_option(learner_seat)
@@ -368,7 +368,7 @@ class CheckersEnv(LearnerEnv):
     """Checkers, one learner against an opponent agent (`jaxcheckers/Checkers-v0`)."""
 
     game_name = "checkers"
-    metadata = {"render_modes": adapter("checkers").render_modes, "render_fps": RENDER_FPS}
+    metadata = {"render_modes": spec("checkers").render_modes, "render_fps": RENDER_FPS}
 
     @property
     def game(self) -> Game:
@@ -380,7 +380,7 @@ class ChessEnv(LearnerEnv):
     """Chess, one learner against an opponent agent (`jaxcheckers/Chess-v0`)."""
 
     game_name = "chess"
-    metadata = {"render_modes": adapter("chess").render_modes, "render_fps": RENDER_FPS}
+    metadata = {"render_modes": spec("chess").render_modes, "render_fps": RENDER_FPS}
 
 
 class LearnerVectorEnv(VectorEnv):
@@ -390,7 +390,7 @@ class LearnerVectorEnv(VectorEnv):
     `CheckersVectorEnv` or `ChessVectorEnv`.
     """
 
-    game_name: str  # an entry of `adapters.games`
+    game_name: str  # an entry of `jaxcheckers.games`
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(
@@ -409,8 +409,8 @@ class LearnerVectorEnv(VectorEnv):
             )
         self.num_envs = checked_positive_int(num_envs, "num_envs")
         self.render_mode = None
-        self.adapter = adapter(self.game_name)
-        self.jax_env = self.adapter.make_env(**options)
+        self.adapter = spec(self.game_name)
+        self.jax_env = shared_env(self.adapter.name, **options)
         self.observation_type = observation_type
         self.single_observation_space, self.single_action_space = _spaces(
             self.jax_env, observation_type

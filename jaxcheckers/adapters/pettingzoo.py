@@ -65,8 +65,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from jaxcheckers.adapters.game import Game, checked_action
-from jaxcheckers.adapters.games import GameAdapter, adapter
 from jaxcheckers.core import State, compiled_step
+from jaxcheckers.games import GameSpec, shared_env, spec
 
 __all__ = ["env", "raw_env", "AGENTS"]
 
@@ -105,7 +105,7 @@ def _moves_of_the_position(state: State) -> np.ndarray:
 
 @functools.cache
 def _compiled_observe(game: str):
-    return jax.jit(adapter(game).observe)
+    return jax.jit(spec(game).observe)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
@@ -120,10 +120,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def __init__(self, render_mode: str | None = None, *, game: str = "checkers", **options):
         super().__init__()
-        self.adapter: GameAdapter = adapter(game)
+        self.adapter: GameSpec = spec(game)
         self.metadata = {
             "render_modes": self.adapter.render_modes,
-            "name": self.adapter.pettingzoo_name,
+            "name": self.adapter.pettingzoo_name or self.adapter.name,
             "is_parallelizable": False,
             "render_fps": RENDER_FPS,
         }
@@ -133,7 +133,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
                 f"got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self.jax_env = self.adapter.make_env(**{**self.adapter.pettingzoo_defaults, **options})
+        options = {**self.adapter.pettingzoo_defaults, **options}
+        self.jax_env = shared_env(self.adapter.name, **options)
         self._step_fn = compiled_step(self.jax_env)
         self._observe_fn = _compiled_observe(game)
         num_actions = self.jax_env.num_actions
@@ -181,7 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         del seed  # neither game has chance; the seed only matters to the spaces' samplers
-        state = self.adapter.start((options or {}).get("start"), self.jax_env)
+        state = self.adapter.start_state((options or {}).get("start"), self.jax_env)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -62,9 +62,9 @@ from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
-from jaxcheckers.adapters.rgb import tictactoe_rgb
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
+from jaxcheckers.rgb import tictactoe_rgb
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
 __all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import jax
@@ -79,36 +80,49 @@ def act_where(agent: Agent, states, keys: jax.Array, needed: jax.Array) -> jax.A
 MAX_ALPHABETA_DEPTH = 8
 
 
+# Agents that play some games only: name -> the modules that build it. Each module declares the
+# games it takes (`GAMES`, names in the registry) and builds the agent with
+# `from_spec(argument, env)`; the first that takes the env's game is used.
+GAME_AGENTS = {
+    "alphabeta": ("jaxcheckers.agents.alphabeta", "jaxcheckers.agents.chess_alphabeta"),
+    "sarsa": ("jaxcheckers.agents.sarsa",),
+    "perfect": ("jaxcheckers.agents.perfect",),
+}
+
+
+def _game_agent(name: str, argument: str, env) -> Agent:
+    """The agent `name` built by the module that takes `env`'s game; ValueError, naming the
+    games it plays, for any other."""
+    modules = [importlib.import_module(module) for module in GAME_AGENTS[name]]
+    for module in modules:
+        if env.id in module.GAMES:
+            return module.from_spec(argument, env)
+    games = " and ".join(game for module in modules for game in module.GAMES)
+    raise ValueError(f"{name} plays {games}, not {env.id}")
+
+
+def depth_argument(name: str, argument: str, default: int) -> int:
+    """The depth in `name:DEPTH` (`default` when not given); ValueError unless a positive int."""
+    if not argument:
+        return default
+    if not (argument.isascii() and argument.isdigit()):
+        raise ValueError(f"{name} takes a depth (a positive int), got {argument!r}")
+    return int(argument)
+
+
+def no_argument(name: str, argument: str) -> None:
+    if argument:
+        raise ValueError(f"the {name} agent takes no argument")
+
+
 def make_agent(spec: str, env) -> Agent:
     """The agent named by `spec` ("name" or "name:argument") for `env`."""
     name, _, argument = spec.partition(":")
     if name == "random":
-        if argument:
-            raise ValueError("the random agent takes no argument")
+        no_argument(name, argument)
         return random_agent
-    if name == "alphabeta":
-        if argument and not (argument.isascii() and argument.isdigit()):
-            raise ValueError(f"alphabeta takes a depth (a positive int), got {argument!r}")
-        if env.id == "chess":  # every chess action is a whole move: a search over env.step
-            from jaxcheckers.agents import chess_alphabeta
-
-            depth = int(argument) if argument else chess_alphabeta.DEFAULT_DEPTH
-            return chess_alphabeta.make_chess_alphabeta_agent(env, depth)
-        from jaxcheckers.agents.alphabeta import DEFAULT_DEPTH, make_alphabeta_agent
-
-        depth = int(argument) if argument else DEFAULT_DEPTH
-        if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
-            raise ValueError(
-                f"alphabeta searches 1 to {MAX_ALPHABETA_DEPTH} turns deep, got {depth} (deeper "
-                "searches take minutes a move)"
-            )
-        return make_alphabeta_agent(env, depth)
-    if name == "sarsa":
-        from jaxcheckers.agents.sarsa import load_sarsa_agent
-
-        if not argument:
-            raise ValueError("sarsa needs the path of its weights: sarsa:PATH")
-        return load_sarsa_agent(argument, env)
+    if name in GAME_AGENTS:
+        return _game_agent(name, argument, env)
     if name in ("ppo", "ppo-sample"):
         from jaxcheckers.agents.policy import load_policy
 
@@ -121,12 +135,6 @@ def make_agent(spec: str, env) -> Agent:
         return agent
     if name == "mcts":
         return _search_agent(argument, env)
-    if name == "perfect":
-        if argument:
-            raise ValueError("the perfect agent takes no argument")
-        from jaxcheckers.agents.perfect import perfect_agent
-
-        return perfect_agent(env)
     known = ", ".join(AGENT_SPECS)
     raise ValueError(f"unknown agent {spec!r}; known: {known}")
 

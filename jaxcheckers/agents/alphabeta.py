@@ -42,7 +42,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.agents import game_by_game
+from jaxcheckers.agents import MAX_ALPHABETA_DEPTH, depth_argument, game_by_game
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.bitboard import Layout, layout
@@ -372,6 +372,20 @@ def choose(root: RootValues, key: jax.Array) -> jax.Array:
     noise = jax.random.uniform(key, tied.shape)
     pick = jnp.argmax(jnp.where(tied, noise, -1.0))
     return jnp.where(root.valid.any(), root.first_actions[pick], 0).astype(jnp.int32)
+
+
+GAMES = ("checkers",)  # the games whose positions it searches
+
+
+def from_spec(argument: str, env):
+    """`alphabeta[:DEPTH]` for a checkers env."""
+    depth = depth_argument("alphabeta", argument, DEFAULT_DEPTH)
+    if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
+        raise ValueError(
+            f"alphabeta searches 1 to {MAX_ALPHABETA_DEPTH} turns deep, got {depth} (deeper "
+            "searches take minutes a move)"
+        )
+    return make_alphabeta_agent(env, depth)
 
 
 def make_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):

@@ -32,7 +32,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.agents import game_by_game
+from jaxcheckers.agents import depth_argument, game_by_game
 from jaxcheckers.chess import tables
 
 __all__ = [
@@ -207,6 +207,14 @@ def search(env, state, key: jax.Array, depth: int) -> Choice:
     over = state.terminated | state.truncated
     action = jnp.where(over, 0, moves.actions[pick]).astype(jnp.int32)
     return Choice(action, jnp.where(over, _over_value(state, depth), best).astype(jnp.int32))
+
+
+GAMES = ("chess",)  # the games whose positions it searches
+
+
+def from_spec(argument: str, env):
+    """`alphabeta[:DEPTH]` for a chess env: DEPTH plies."""
+    return make_chess_alphabeta_agent(env, depth_argument("alphabeta", argument, DEFAULT_DEPTH))
 
 
 def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):

@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.agents import no_argument
 from jaxcheckers.agents.random import random_legal_action
 from jaxcheckers.tictactoe import TicTacToe, winning_lines
 
@@ -69,6 +70,15 @@ def board_number(observation: jax.Array) -> jax.Array:
     planes = observation.reshape(NUM_SQUARES, 2).astype(jnp.int32)
     digits = OWN_DIGIT * planes[:, 0] + OPPONENT_DIGIT * planes[:, 1]
     return (jnp.asarray(POWERS, jnp.int32) * digits).sum()
+
+
+GAMES = ("tictactoe",)  # the game it has solved
+
+
+def from_spec(argument: str, env):
+    """`perfect` for a 3×3 tic-tac-toe env."""
+    no_argument("perfect", argument)
+    return perfect_agent(env)
 
 
 def perfect_agent(env: TicTacToe):

@@ -261,6 +261,16 @@ def load_weights(path) -> tuple[jax.Array, dict]:
     return weights, record
 
 
+GAMES = ("checkers",)  # its features count checkers pieces
+
+
+def from_spec(argument: str, env):
+    """`sarsa:PATH` for a checkers env: the weights in the JSON file at PATH."""
+    if not argument:
+        raise ValueError("sarsa needs the path of its weights: sarsa:PATH")
+    return load_sarsa_agent(argument, env)
+
+
 def load_sarsa_agent(path, env):
     weights, record = load_weights(path)
     if record.get("board_size", env.board_size) != env.board_size:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -461,3 +461,30 @@ def _pick(index: jax.Array, rows) -> jax.Array:
 def _any(bits: jax.Array) -> jax.Array:
     """bool (): the bitset (any shape) has a square in it."""
     return (bits != 0).any()
+
+
+# Named sets of env options. "ealt": the rules of the ealt/Checkers library, whose games a Game
+# with these rules plays move for move: a blocked side passes (neither side able to move draws),
+# a man crowned by a capture captures on as a king, and there are no draw rules. Chosen here:
+# the env's max_steps (1000 hops) stays, so that a game of two wandering kings still ends (ealt
+# has no limit); pass max_steps=None beside it to lift it.
+RULE_SETS: dict[str, dict[str, Any]] = {
+    "american": {},
+    "ealt": {
+        "no_moves": "pass",
+        "crowning": "continues",
+        "forty_move_draw": False,
+        "repetition_draw": False,
+    },
+}
+
+
+
+def checkers_with_rule_set(*, rule_set: str | None = None, **options) -> Checkers:
+    """`Checkers(**options)`, with the options of the named `rule_set` (`RULE_SETS`) beneath them:
+    options given beside it win."""
+    if rule_set is not None:
+        if not isinstance(rule_set, str) or rule_set not in RULE_SETS:
+            raise ValueError(f"rule_set must be one of {sorted(RULE_SETS)}, got {rule_set!r}")
+        options = {**RULE_SETS[rule_set], **options}
+    return Checkers(**options)

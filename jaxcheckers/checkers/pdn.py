@@ -23,18 +23,19 @@ are one line: the writer turns line breaks (and other control characters) into s
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers import records
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.fen import board_to_fen, fen_to_board, state_to_fen
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.checkers.render import legal_moves, write_hop
 from jaxcheckers.core import compiled_step
+from jaxcheckers.records import GameRecord, format_game, format_games, replay_actions
 
 __all__ = [
     "PLAYER_TAGS",
@@ -46,8 +47,10 @@ __all__ = [
     "parse_pdn",
     "replay",
     "result_text",
+    "DIALECT",
 ]
 
+PdnGame = GameRecord  # a PDN game is a game record in the PDN dialect
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PLAYER_TAGS = ("Black", "White")  # the tags naming players 0 and 1 (black moves first)
 _MOVE = re.compile(r"^[0-9]+(?:[-x][0-9]+)+$")
@@ -64,16 +67,6 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _NAG = re.compile(r"^\$[0-9]+$")  # a numeric annotation glyph, $1 ...
-
-
-@dataclasses.dataclass(frozen=True)
-class PdnGame:
-    """One game: tags in the order written, moves as text (whole turns), who made each move."""
-
-    tags: dict[str, str]
-    moves: list[str]
-    movers: list[int]  # 0 black, 1 white; one per move (a pass variant can repeat a side)
-    result: str = "*"
 
 
 def result_text(rewards, truncated: bool) -> str:
@@ -103,75 +96,21 @@ def default_tags(env, start_state=None, **tags: str) -> dict[str, str]:
     return out
 
 
-def replay_actions(env, start_state, actions, write) -> tuple[list[str], list[int], object]:
-    """(moves, movers, last state): `actions` played from an unbatched start state on the host,
-    each written down by `write(moves, movers, state, action)` before it is played."""
-    step = compiled_step(env)
-    state = start_state
-    moves: list[str] = []
-    movers: list[int] = []
-    for action in actions:
-        write(moves, movers, state, int(action))
-        state = step(state, jnp.int32(action))
-    return moves, movers, state
+def _result(state) -> str:
+    over = bool(state.terminated | state.truncated)
+    return result_text(state.rewards, bool(state.truncated)) if over else "*"
+
+
+def _write(env, moves: list[str], movers: list[int], state, action: int) -> None:
+    write_hop(moves, movers, state, action)
+
+
+DIALECT = records.Dialect(PLAYER_TAGS, _write, _result, default_tags)
 
 
 def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
     """A PdnGame from an unbatched start state and the hop actions played from it (host replay)."""
-    moves, movers, state = replay_actions(env, start_state, actions, write_hop)
-    over = bool(state.terminated | state.truncated)
-    result = result_text(state.rewards, bool(state.truncated)) if over else "*"
-    all_tags = default_tags(env, start_state, **tags)
-    all_tags["Result"] = result
-    return PdnGame(all_tags, moves, movers, result)
-
-
-# -- text --------------------------------------------------------------------------------
-
-
-def format_game(game: PdnGame, width: int = 79) -> str:
-    tags = dict(game.tags)
-    tags["Result"] = game.result
-    for name in tags:
-        if not re.fullmatch(r"\w+", name):
-            raise ValueError(f"a PDN tag name is letters, digits and _, got {name!r}")
-    lines = [f'[{name} "{_escape(str(value))}"]' for name, value in tags.items()]
-    tokens: list[str] = []
-    number = 0
-    previous = None
-    for move, mover in zip(game.moves, game.movers, strict=True):
-        if mover == 0 or previous is None or previous == 1:
-            number += 1
-            if mover == 0:
-                tokens.append(f"{number}.")
-            else:
-                tokens.append(f"{number}...")
-        tokens.append(move)
-        previous = mover
-    tokens.append(game.result)
-    return "\n".join(lines) + "\n\n" + _wrap(tokens, width) + "\n"
-
-
-def format_games(games) -> str:
-    return "\n".join(format_game(game) for game in games)
-
-
-def _escape(value: str) -> str:
-    """A tag value on one line: control characters (line breaks) become spaces; \\ and " escaped."""
-    value = re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]", " ", value)
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _wrap(tokens: list[str], width: int) -> str:
-    lines, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(lines)
+    return records.game_from_actions(DIALECT, env, start_state, actions, **tags)
 
 
 def parse_pdn(text: str) -> list[PdnGame]:

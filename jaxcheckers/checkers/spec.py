@@ -1,0 +1,84 @@
+"""Checkers' entry in the game registry (`jaxcheckers.games`)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcheckers.checkers import fen, notation, pdn, positions, render, rules
+from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
+from jaxcheckers.games import GameSpec
+
+
+def observe(state: CheckersState, player: jax.Array) -> jax.Array:
+    """bool (n, n, 4): own men, own kings, opponent men, opponent kings, in `player`'s frame."""
+    board = jnp.where(state.current_player == player, state.board, rules.flip(state.board))
+    return rules.observation(board)
+
+
+def rgb(state: CheckersState) -> np.ndarray:
+    from jaxcheckers.rgb import checkers_rgb
+
+    return checkers_rgb(positions.absolute_board(state))
+
+
+def start(start, env: Checkers) -> CheckersState:
+    """The opening, a `Game` of the same rules, or an unbatched `CheckersState` of this env."""
+    if start is None:
+        return _opening(env)
+    if isinstance(getattr(start, "state", None), CheckersState):  # a Game (adapters.game)
+        if repr(start.env) != repr(env):
+            raise ValueError(f"options['start'] is a game of {start.env!r}, not {env!r}")
+        return start.state
+    if not isinstance(start, CheckersState) or np.shape(start.board) != (env.board_size**2,):
+        raise ValueError(
+            "options['start'] must be a Game or an unbatched CheckersState of this env"
+        )
+    return start
+
+
+def _opening(env: Checkers) -> CheckersState:
+    return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+
+
+def global_state(state: CheckersState) -> np.ndarray:
+    """int8 (n, n, 5), absolute frame (black at the top): black men, black kings, white men,
+    white kings, and a plane of ones when white is to move."""
+    board = positions.absolute_board(state)
+    to_move = np.full(board.shape, int(state.current_player), dtype=bool)
+    planes = [board == 1, board == 2, board == -1, board == -2, to_move]
+    return np.stack(planes, axis=-1).astype(np.int8)
+
+
+def from_fen(text: str, **options) -> CheckersState:
+    """The position of a checkers FEN (`B:W21-32:B1-12`) on the env `options` build."""
+    return fen.state_from_fen(checkers_with_rule_set(**options), text)
+
+
+SPEC = GameSpec(
+    name="checkers",
+    make=checkers_with_rule_set,
+    players=("black", "white"),
+    size_option="board_size",
+    text=render.render_text,
+    rgb=rgb,
+    from_fen=from_fen,
+    to_fen=fen.state_to_fen,
+    observe=observe,
+    observation_dtype=np.int8,
+    pettingzoo_name="checkers_v3",
+    start=start,
+    global_state=global_state,
+    global_state_shape=lambda env: (env.board_size, env.board_size, 5),
+    parse_move=notation.parse_move,
+    move_name=notation.move_name,
+    legal_moves_text=notation.legal_moves_text,
+    move_help=notation.HELP,
+    mid_move=notation.mid_move,
+    terminal=notation.board_lines,
+    record=pdn.DIALECT,
+    # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
+    default_seats=("human", "alphabeta:3"),
+    perft_depth=7,
+)

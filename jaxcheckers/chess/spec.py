@@ -1,0 +1,107 @@
+"""Chess's entry in the game registry (`jaxcheckers.games`)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcheckers.chess import pgn, san
+from jaxcheckers.chess.env import Chess, ChessState
+from jaxcheckers.chess.fen import chess_fen, state_from_fen
+from jaxcheckers.chess.render import render
+from jaxcheckers.games import GameSpec
+
+_OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty_move_rule")
+
+
+def _order(planes: int) -> np.ndarray:
+    """The plane each plane of the other player's view is taken from: castling rights swap
+    (own king/queen side <-> the opponent's), and in each 13-plane board the 6 own piece planes
+    swap with the 6 opponent ones."""
+    order = np.arange(planes)
+    order[:4] = [2, 3, 0, 1]
+    for base in range(7, planes - 1, 13):
+        own = order[base : base + 6].copy()
+        order[base : base + 6] = order[base + 6 : base + 12]
+        order[base + 6 : base + 12] = own
+    return order
+
+
+def observe(state: ChessState, player: jax.Array) -> jax.Array:
+    """bool (8, 8, 20 or 111): `chess_utils.get_observation(board, player)`'s planes (20), or
+    chess_v6's `observe` (111), as `player` sees them, from the mover's observation.
+
+    The other side's view is the mover's turned: rows mirrored, own and opponent planes swapped,
+    the colour plane inverted. Two planes follow PettingZoo's code rather than symmetry: in the
+    20-plane view the clock square is not mirrored, and the repetition plane is set for white
+    only (`board.mirror()` drops the move stack that `is_repetition` reads).
+    """
+    seen = state.observation
+    planes = seen.shape[-1]
+    turned = jnp.flip(seen[..., _order(planes)], axis=-3)
+    turned = turned.at[..., 4].set(~seen[..., 4])
+    if planes == 20:
+        repeated = (player == 0) & (state.repetitions >= 2)
+        turned = turned.at[..., 5].set(seen[..., 5])
+        turned = turned.at[..., 19].set(jnp.broadcast_to(repeated, seen.shape[:-1]))
+    return jnp.where(state.current_player == player, seen, turned)
+
+
+def rgb(state: ChessState) -> np.ndarray:
+    from jaxcheckers.chess.pictures import position_rgb
+
+    return position_rgb(state)  # drawn by matplotlib (its font has the chess glyphs)
+
+
+def start(start, env: Chess) -> ChessState:
+    """The opening, a FEN string, or an unbatched ChessState of this env."""
+    if start is None:
+        return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+    if isinstance(start, str):
+        options = {name: getattr(env, name) for name in (*_OPTIONS, "history")}
+        return jax.device_get(state_from_fen(start, **options))
+    if not isinstance(start, env.state_type) or np.shape(start.current_player) != ():
+        raise ValueError(
+            "options['start'] must be a FEN string or an unbatched ChessState of this env"
+        )
+    return start
+
+
+HELP = "type a move like e4, Nf3, O-O, exd5 or e8=Q (SAN) or e2e4, e7e8n (UCI)"
+
+
+def parse_move(env: Chess, state: ChessState, text: str) -> list[int]:
+    """The action of a move typed in SAN or UCI; ValueError with a short reason."""
+    return [san.read_move(env, state, text)]
+
+
+def legal_moves_text(env: Chess, state: ChessState) -> str:
+    moves = sorted(san.legal_moves(env, state), key=lambda m: m.san)
+    return "legal moves: " + ", ".join(f"{m.san} ({m.uci})" for m in moves)
+
+
+# chess_v6 observes the (8, 8, 111) stack and never truncates (its games end by the draw rules,
+# the fifty-move rule bounding their length); its observation Box is bool.
+SPEC = GameSpec(
+    name="chess",
+    make=Chess,
+    players=("white", "black"),
+    text=render,
+    rgb=rgb,
+    from_fen=state_from_fen,
+    to_fen=chess_fen,
+    observe=observe,
+    observation_dtype=np.bool_,
+    pettingzoo_name="chess_v6",
+    pettingzoo_defaults={"history": True, "max_steps": None},
+    start=start,
+    parse_move=parse_move,
+    move_name=san.move_name,
+    legal_moves_text=legal_moves_text,
+    move_help=HELP,
+    record=pgn.DIALECT,
+    # A person plays white against alpha-beta searching 2 plies (about a second a move).
+    default_seats=("human", "alphabeta:2"),
+    perft_depth=4,
+)

@@ -1,0 +1,169 @@
+"""The registry of games: one `GameSpec` per game, the one list every layer reads.
+
+    jaxcheckers.make("chess")                   # builds an env through its spec
+    games.spec("checkers").players              # ("black", "white")
+    jaxcheckers.register(GameSpec(name="nim", make=Nim))   # a game written elsewhere
+
+A game package declares its spec in a module of its own (`jaxcheckers/checkers/spec.py`); the
+registry imports that module only when the game is asked for, so listing the games loads none.
+Games come from three places, looked up in this order: `register(spec)` in this process, the
+built-in games below, and the entry points of the group `jaxcheckers.games` (an installed
+package's `name = "module:SPEC"`), which is how the installed CLI finds a third-party game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import importlib.metadata
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxcheckers.core import Env
+from jaxcheckers.records import Dialect, plain_dialect
+
+__all__ = ["GameSpec", "register", "spec", "names", "make", "shared_env", "ENTRY_POINT_GROUP"]
+
+ENTRY_POINT_GROUP = "jaxcheckers.games"
+
+# The built-in games: name -> the module whose `SPEC` describes it. The only list of them.
+BUILTIN = {
+    "checkers": "jaxcheckers.checkers.spec",
+    "chess": "jaxcheckers.chess.spec",
+    "tictactoe": "jaxcheckers.tictactoe.spec",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """Everything the layers above the games know of one game. Only `name` and `make` are
+    required; a layer that needs a field a game leaves as None refuses that game in one line."""
+
+    name: str  # what `jaxcheckers.make` and `--game` take
+    make: Callable[..., Env]  # keyword options -> a new env
+    players: tuple[str, str] = ("player 0", "player 1")  # how people call players 0 and 1
+    size_option: str | None = None  # the option `--board-size` sets; None: no such option
+
+    # -- text and pictures of one unbatched state
+    text: Callable[[Any], str] | None = None  # the board as text
+    rgb: Callable[[Any], np.ndarray] | None = None  # uint8 (H, W, 3)
+
+    # -- positions written as text: from_fen(text, **options) -> State, to_fen(state) -> str
+    from_fen: Callable[..., Any] | None = None
+    to_fen: Callable[[Any], str] | None = None
+
+    # -- what the PettingZoo and Gymnasium adapters need
+    observe: Callable[[Any, Any], Any] | None = None  # (state, player) -> view; jittable
+    observation_dtype: type = np.bool_  # of the adapters' observation Box
+    pettingzoo_name: str | None = None  # the PettingZoo env whose interface the AEC env keeps
+    pettingzoo_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    start: Callable[[Any, Env], Any] | None = None  # reset(options={"start": x}) -> host State
+    global_state: Callable[[Any], np.ndarray] | None = None  # PettingZoo's `state()`
+    global_state_shape: Callable[[Env], tuple[int, ...]] | None = None
+
+    # -- moves as people write them (`play`, the game records); None: action numbers
+    parse_move: Callable[[Env, Any, str], list[int]] | None = None  # typed move -> its actions
+    move_name: Callable[[Env, Any, int], str] | None = None  # an action as written
+    legal_moves_text: Callable[[Env, Any], str] | None = None  # what `?` prints in `play`
+    move_help: str | None = None  # how a person types a move
+    mid_move: Callable[[Any], bool] | None = None  # a move under way: the same side moves on
+    terminal: Callable[..., list[str]] | None = None  # (state, *, unicode, colour) -> lines
+    record: Dialect | None = None  # how its games are written down (PDN, PGN)
+
+    # -- what the layers above choose unless told
+    default_seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
+    perft_depth: int = 4  # the depth `perft` counts to by default
+
+    @property
+    def render_modes(self) -> list[str]:
+        return ["human", "ansi"] + (["rgb_array"] if self.rgb is not None else [])
+
+    def start_state(self, start, env: Env):
+        """`reset(options={"start": start})`'s host State: the opening for None; a game's own
+        `start` reads anything else (ValueError where it has none)."""
+        if self.start is not None:
+            return self.start(start, env)
+        if start is None:
+            return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+        raise ValueError(f"{self.name} starts only from its opening: options['start'] is refused")
+
+    @property
+    def dialect(self) -> Dialect:
+        """How its games are written down: its own, or moves as action numbers."""
+        return self.record if self.record is not None else plain_dialect(self.players)
+
+
+_REGISTERED: dict[str, GameSpec] = {}
+
+
+def register(game: GameSpec) -> GameSpec:
+    """Adds `game` to the registry of this process (ValueError if its name is taken by another
+    game) and returns it, so a module can write `SPEC = register(GameSpec(...))`."""
+    if not isinstance(game, GameSpec):
+        raise ValueError(f"register takes a GameSpec, got {type(game).__name__}")
+    if not game.name or not game.name.isidentifier():
+        raise ValueError(f"a game's name is a Python identifier, got {game.name!r}")
+    if game.name in BUILTIN or game.name in _REGISTERED and _REGISTERED[game.name] is not game:
+        raise ValueError(f"a game called {game.name!r} is already registered")
+    _REGISTERED[game.name] = game
+    return game
+
+
+def names() -> tuple[str, ...]:
+    """Every game's name: the built-in ones, then those registered or installed."""
+    found = dict.fromkeys(BUILTIN)
+    found.update(dict.fromkeys(_REGISTERED))
+    found.update(dict.fromkeys(entry.name for entry in _entry_points()))
+    return tuple(found)
+
+
+def spec(name: str) -> GameSpec:
+    """The spec of the game called `name`; ValueError naming the games for any other."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in BUILTIN:
+        return _builtin(name)
+    for entry in _entry_points():
+        if entry.name == name:
+            return _registered_entry(entry)
+    raise ValueError(f"unknown game {name!r}; available: {', '.join(names())}")
+
+
+def make(name: str, **options) -> Env:
+    """The env of the game `name`, built with keyword `options` (see the game's docstring)."""
+    return spec(name).make(**options)
+
+
+def shared_env(name: str, **options) -> Env:
+    """One env per game and set of options, shared by the adapters (an env compiles its start
+    position once, and every compiled function is cached per env)."""
+    return _shared(name, tuple(sorted(options.items())))
+
+
+@functools.cache
+def _shared(name: str, options: tuple) -> Env:
+    return make(name, **dict(options))
+
+
+@functools.cache
+def _builtin(name: str) -> GameSpec:
+    return importlib.import_module(BUILTIN[name]).SPEC
+
+
+def _entry_points() -> tuple[importlib.metadata.EntryPoint, ...]:
+    return tuple(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
+def _registered_entry(entry: importlib.metadata.EntryPoint) -> GameSpec:
+    loaded = entry.load()
+    game = loaded() if callable(loaded) and not isinstance(loaded, GameSpec) else loaded
+    if not isinstance(game, GameSpec) or game.name != entry.name:
+        raise ValueError(
+            f"the entry point {entry.name} = {entry.value} is not the GameSpec of {entry.name!r}"
+        )
+    _REGISTERED.setdefault(game.name, game)
+    return _REGISTERED[game.name]

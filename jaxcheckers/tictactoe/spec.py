@@ -1,0 +1,54 @@
+"""Tic-tac-toe's entry in the game registry (`jaxcheckers.games`)."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+
+from jaxcheckers.games import GameSpec
+from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board, observation
+
+SYMBOLS = {1: "X", -1: "O", 0: "."}  # player 0's marks, player 1's, an empty square
+
+
+def observe(state: TicTacToeState, player: jax.Array) -> jax.Array:
+    """bool (n, n, 2): `player`'s marks, then the opponent's (tictactoe_v3's planes)."""
+    size = int(round(state.board.shape[-1] ** 0.5))
+    return observation(state.board, player, size)
+
+
+def text(state: TicTacToeState) -> str:
+    """The board, X (player 0) and O, a row a line."""
+    board = np.asarray(gym_board(state))
+    return "\n".join("".join(SYMBOLS[int(v)] for v in row) for row in board)
+
+
+def rgb(state: TicTacToeState) -> np.ndarray:
+    from jaxcheckers.rgb import tictactoe_rgb
+
+    return tictactoe_rgb(np.asarray(gym_board(state)))
+
+
+def start(start, env: TicTacToe) -> TicTacToeState:
+    """The opening, or an unbatched TicTacToeState of this env."""
+    if start is None:
+        return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+    if not isinstance(start, TicTacToeState) or np.shape(start.board) != (env.size**2,):
+        raise ValueError("options['start'] must be an unbatched TicTacToeState of this env")
+    return start
+
+
+SPEC = GameSpec(
+    name="tictactoe",
+    make=TicTacToe,
+    players=("X", "O"),
+    size_option="size",
+    text=text,
+    rgb=rgb,
+    observe=observe,
+    observation_dtype=np.int8,
+    pettingzoo_name="tictactoe_v3",
+    start=start,
+    default_seats=("human", "perfect"),
+    perft_depth=9,
+)
