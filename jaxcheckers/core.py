@@ -126,6 +126,11 @@ class Env(abc.ABC):
         """pgx's name for `reset`."""
         return self.reset(key)
 
+    def observe(self, state: State, player: jax.Array) -> jax.Array:
+        """What `player` sees of `state`, whoever is to move (pgx's name); jittable. The
+        adapters need it; a game that does not define it is refused by them in one line."""
+        raise NotImplementedError(f"{self.id} defines no observe(state, player)")
+
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
         """Plays `action` for `state.current_player`.
 

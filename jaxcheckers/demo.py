@@ -8,29 +8,32 @@ import time
 import jax
 import numpy as np
 
-import jaxcheckers
 from jaxcheckers.agents.random import random_legal_action, random_play_step
-from jaxcheckers.argtypes import positive_int, seed
-from jaxcheckers.checkers import render
+from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int, seed
+from jaxcheckers.games import spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=positive_int, default=4096, help="games played at once")
     parser.add_argument("--steps", type=positive_int, default=200, help="steps per game slot timed")
     parser.add_argument("--seed", type=seed, default=0)
+    add_game_arguments(parser)
 
 
 def print_one_game(env, key) -> None:
+    """One random game: its moves as the game writes them, then the last position."""
+    game = spec(env.id)
     step = jax.jit(env.step)
     state = env.reset(key)
     notation = []
     while not (bool(state.terminated) or bool(state.truncated)):
         key, pick = jax.random.split(key)
         action = int(random_legal_action(pick, state.legal_action_mask))
-        notation.append(render.describe_action(state, action))
+        game.dialect.write(env, notation, [], state, action)
         state = step(state, action)
     print(" ".join(notation))
-    print(render.render_text(state, unicode=True))
+    if game.text is not None:
+        print(game.text(state))
 
 
 def throughput(env, batch: int, steps: int, key) -> float:
@@ -53,7 +56,7 @@ def throughput(env, batch: int, steps: int, key) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    env = jaxcheckers.make("checkers")
+    env = env_from_arguments(args)
     key = jax.random.PRNGKey(args.seed)
     print(f"One random game of {env}:")
     print_one_game(env, key)

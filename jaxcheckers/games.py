@@ -26,7 +26,16 @@ import numpy as np
 from jaxcheckers.core import Env
 from jaxcheckers.records import Dialect, plain_dialect
 
-__all__ = ["GameSpec", "register", "spec", "names", "make", "shared_env", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "GameSpec",
+    "register",
+    "spec",
+    "names",
+    "make",
+    "shared_env",
+    "observable_env",
+    "ENTRY_POINT_GROUP",
+]
 
 ENTRY_POINT_GROUP = "jaxcheckers.games"
 
@@ -56,14 +65,18 @@ class GameSpec:
     from_fen: Callable[..., Any] | None = None
     to_fen: Callable[[Any], str] | None = None
 
-    # -- what the PettingZoo and Gymnasium adapters need
-    observe: Callable[[Any, Any], Any] | None = None  # (state, player) -> view; jittable
+    # -- what the PettingZoo and Gymnasium adapters need (and the env's observe(state, player))
     observation_dtype: type = np.bool_  # of the adapters' observation Box
     pettingzoo_name: str | None = None  # the PettingZoo env whose interface the AEC env keeps
     pettingzoo_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     start: Callable[[Any, Env], Any] | None = None  # reset(options={"start": x}) -> host State
     global_state: Callable[[Any], np.ndarray] | None = None  # PettingZoo's `state()`
     global_state_shape: Callable[[Env], tuple[int, ...]] | None = None
+    title: str | None = None  # in its Gymnasium id, jaxcheckers/TITLE-v0 (default: the name)
+    # "module:Class" of a plain Python object of a position, built by `Class.from_state(state,
+    # env)`: the adapters' `game` property (checkers: adapters.game.Game); a path, because that
+    # object lives above the games.
+    game_object: str | None = None
 
     # -- moves as people write them (`play`, the game records); None: action numbers
     parse_move: Callable[[Env, Any, str], list[int]] | None = None  # typed move -> its actions
@@ -81,6 +94,17 @@ class GameSpec:
     @property
     def render_modes(self) -> list[str]:
         return ["human", "ansi"] + (["rgb_array"] if self.rgb is not None else [])
+
+    @property
+    def gymnasium_id(self) -> str:
+        return f"jaxcheckers/{self.title or self.name.capitalize()}-v0"
+
+    def position_object(self, state, env: Env) -> Any:
+        """The `game_object` of `state`; AttributeError for a game that has none."""
+        if self.game_object is None:
+            raise AttributeError(f"{self.name} has no plain Python game object")
+        module, _, name = self.game_object.partition(":")
+        return getattr(importlib.import_module(module), name).from_state(state, env)
 
     def start_state(self, start, env: Env):
         """`reset(options={"start": start})`'s host State: the opening for None; a game's own
@@ -142,6 +166,15 @@ def shared_env(name: str, **options) -> Env:
     """One env per game and set of options, shared by the adapters (an env compiles its start
     position once, and every compiled function is cached per env)."""
     return _shared(name, tuple(sorted(options.items())))
+
+
+def observable_env(name: str, **options) -> Env:
+    """`shared_env`, for the adapters: ValueError unless its env defines `observe(state, player)`
+    (each player's view, which PettingZoo and Gymnasium hand to both players)."""
+    env = shared_env(name, **options)
+    if type(env).observe is Env.observe:
+        raise ValueError(f"{name} defines no observe(state, player), which the adapters need")
+    return env
 
 
 @functools.cache

@@ -13,7 +13,12 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import jaxcheckers  # noqa: E402
 from jaxcheckers.adapters.game import opening  # noqa: E402
-from jaxcheckers.adapters.gymnasium import ENV_ID, CheckersEnv, CheckersVectorEnv  # noqa: E402
+from jaxcheckers.adapters.gymnasium import (  # noqa: E402
+    ENV_ID,
+    CheckersEnv,
+    CheckersVectorEnv,
+    LearnerVectorEnv,
+)
 from jaxcheckers.adapters.tictactoe_gym import TicTacToeVectorEnv  # noqa: E402
 from jaxcheckers.agents import random_agent  # noqa: E402
 from jaxcheckers.core import compiled_step  # noqa: E402
@@ -181,7 +186,8 @@ def test_make_vec_builds_the_jax_batched_env():
     envs = gymnasium.make_vec(
         ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", board_size=SIZE
     )
-    assert isinstance(envs.unwrapped, CheckersVectorEnv)
+    assert isinstance(envs.unwrapped, LearnerVectorEnv)
+    assert envs.unwrapped.adapter.name == "checkers"
     observations, infos = envs.reset(seed=0)
     assert observations.shape == (3, SIZE, SIZE, 4) and infos["action_mask"].shape == (3, 144)
 

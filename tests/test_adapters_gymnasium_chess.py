@@ -19,17 +19,22 @@ pytest.importorskip("pygame")  # PettingZoo's chess package imports it
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.classic.chess import chess_utils  # noqa: E402
 
-from jaxcheckers.adapters.gymnasium import CHESS_ID, ChessEnv, ChessVectorEnv  # noqa: E402
+import jaxcheckers  # noqa: E402
+from jaxcheckers.adapters.gymnasium import (  # noqa: E402
+    CHESS_ID,
+    ChessEnv,
+    LearnerEnv,
+    LearnerVectorEnv,
+)
 from jaxcheckers.chess import chess_fen  # noqa: E402
-from jaxcheckers.games import spec  # noqa: E402
 
 REGISTERED = "jaxcheckers.adapters.registration:" + CHESS_ID
-_OBSERVE = jax.jit(spec("chess").observe)
+_OBSERVE = jax.jit(jaxcheckers.make("chess").observe)
 
 
 def test_check_env_through_the_registry():
     env = gymnasium.make(REGISTERED, render_mode="ansi")
-    assert isinstance(env.unwrapped, ChessEnv)
+    assert isinstance(env.unwrapped, LearnerEnv) and env.unwrapped.adapter.name == "chess"
     check_env(env.unwrapped)
     assert env.observation_space.shape == (8, 8, 20) and env.action_space.n == 4672
     env.reset(seed=0)
@@ -139,7 +144,7 @@ def test_rgb_array_draws_the_position():
 @pytest.mark.slow  # compiles the batched chess step (a minute or more)
 def test_the_vector_env_agrees_with_python_chess():
     envs = gymnasium.make_vec(CHESS_ID, num_envs=2, vectorization_mode="vector_entry_point")
-    assert isinstance(envs.unwrapped, ChessVectorEnv)
+    assert isinstance(envs.unwrapped, LearnerVectorEnv) and envs.unwrapped.adapter.name == "chess"
     observations, infos = envs.reset(seed=[3, 4])
     assert observations.shape == (2, 8, 8, 20) and infos["action_mask"].shape == (2, 4672)
     replays = [Replay(functools.partial(_row, envs, i), infos["learner_seat"][i]) for i in (0, 1)]

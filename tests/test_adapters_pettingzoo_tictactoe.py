@@ -13,13 +13,29 @@ import pytest
 pytest.importorskip("pettingzoo")
 tictactoe_v3 = pytest.importorskip("pettingzoo.classic.tictactoe_v3")
 
-from pettingzoo.test import api_test  # noqa: E402
+import functools  # noqa: E402
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from jaxcheckers.adapters.pettingzoo import env as make_env  # noqa: E402
 
 
 def test_api_test_passes():
     api_test(make_env(game="tictactoe"), num_cycles=30)
+
+
+def test_seed_test_passes():
+    seed_test(functools.partial(make_env, game="tictactoe"), num_cycles=30)
+
+
+def test_render_test_passes_with_rgb_frames(capsys):
+    render_test(functools.partial(make_env, game="tictactoe"))
+    aec = make_env(game="tictactoe", render_mode="rgb_array")
+    aec.reset()
+    aec.step(4)
+    frame = aec.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[-1] == 3
+    assert (frame != frame[0, 0]).any()  # the mark is drawn
 
 
 def _square_of_theirs(action: int) -> int:

@@ -21,7 +21,7 @@ FRESH_INTERPRETER = textwrap.dedent(
     assert not [m for m in sys.modules if m.startswith("jaxcheckers")]
     # The "module:id" form imports the registration, which registers both ids.
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0", board_size=6)
-    assert type(env.unwrapped).__name__ == "CheckersEnv"
+    assert type(env.unwrapped).__name__ == "LearnerEnv" and env.unwrapped.adapter.name == "checkers"
     from jaxcheckers.adapters.registration import IDS
 
     for env_id in IDS:
@@ -37,7 +37,7 @@ FRESH_INTERPRETER = textwrap.dedent(
 
     # Async workers started fresh ("spawn"): no JAX forked, so they step.
     envs = gymnasium.make_vec(
-        "jaxcheckers/TicTacToe-v0", num_envs=2, vectorization_mode="async",
+        "jaxcheckers/TicTacToeGym-v0", num_envs=2, vectorization_mode="async",
         vector_kwargs={"context": "spawn"},
     )
     observations, infos = envs.reset(seed=0)
@@ -60,8 +60,9 @@ def test_ids_resolve_check_env_passes_and_async_workers_run_in_a_fresh_interpret
     results = [line.split(maxsplit=1)[1] for line in done.stdout.splitlines() if "RESULT" in line]
     assert results == [
         "checked jaxcheckers/Checkers-v0",
-        "registered jaxcheckers/Chess-v0 jaxcheckers.adapters.gymnasium:ChessEnv",
+        "registered jaxcheckers/Chess-v0 jaxcheckers.adapters.gymnasium:LearnerEnv",
         "checked jaxcheckers/TicTacToe-v0",
+        "checked jaxcheckers/TicTacToeGym-v0",
         "async ok",
     ]
 

@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jaxcheckers.training.sarsa import SarsaConfig, train
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent, sarsa
@@ -132,7 +133,7 @@ def test_rewards_by_hand(before, after, outcome, expected):
 
 
 def test_defaults_are_the_original_code_s():
-    config = sarsa.SarsaConfig()
+    config = SarsaConfig()
     assert (config.alpha, config.gamma, config.epsilon, config.halve_every) == (0.01, 0.1, 0.5, 0)
 
 
@@ -160,8 +161,8 @@ def test_greedy_agent_follows_the_best_whole_move():
 @pytest.mark.slow
 def test_short_training_run_learns_something():
     env = jaxcheckers.make("checkers", board_size=6)
-    config = sarsa.SarsaConfig(num_envs=8, num_steps=60)
-    weights, results = sarsa.train(env, random_agent, config, jax.random.key(0))
+    config = SarsaConfig(num_envs=8, num_steps=60)
+    weights, results = train(env, random_agent, config, jax.random.key(0))
     assert np.isfinite(np.asarray(weights)).all() and np.abs(np.asarray(weights)).sum() > 0
     assert float(results.sum()) >= 1  # some games finished and were counted
 
@@ -170,7 +171,7 @@ def test_weights_file_round_trip_and_agent_spec(tmp_path):
     env = jaxcheckers.make("checkers", board_size=6)
     weights = np.arange(8, dtype=np.float32) - 3.5
     path = tmp_path / "w.json"
-    sarsa.save_weights(path, weights, board_size=6, config=sarsa.SarsaConfig())
+    sarsa.save_weights(path, weights, board_size=6, config=SarsaConfig())
     loaded, record = sarsa.load_weights(path)
     assert np.allclose(loaded, weights) and record["features"] == list(sarsa.FEATURE_NAMES)
     act = jax.jit(make_agent(f"sarsa:{path}", env))

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from jaxcheckers import checkpoints as integrity
 from jaxcheckers.agents import policy
 
 ocp = pytest.importorskip("orbax.checkpoint")
@@ -49,17 +50,17 @@ def _flip_bits(directory: Path, seed: int, count: int = 8) -> None:
 def test_the_digest_sees_every_bit_and_the_layout():
     tree = _state(1.0)
     same = _state(1.0)
-    assert policy.tree_digest(tree) == policy.tree_digest(same)
+    assert integrity.tree_digest(tree) == integrity.tree_digest(same)
     one_bit = tree.params["w"].at[3, 7].set(np.nextafter(np.float32(1), np.float32(2)))
     changed = tree._replace(params={**tree.params, "w": one_bit})
-    assert policy.tree_digest(tree) != policy.tree_digest(changed)
+    assert integrity.tree_digest(tree) != integrity.tree_digest(changed)
     reshaped = {**tree.params, "w": tree.params["w"].reshape(8, 4)}
-    assert policy.tree_digest(tree) != policy.tree_digest(tree._replace(params=reshaped))
+    assert integrity.tree_digest(tree) != integrity.tree_digest(tree._replace(params=reshaped))
 
 
 def test_restore_verifies_and_falls_back_to_the_newest_good_checkpoint(tmp_path, capsys):
     checkpoints = _saved_run(tmp_path)
-    assert (checkpoints.directory / "2" / policy.CHECKSUM_FILE).is_file()
+    assert (checkpoints.directory / "2" / integrity.CHECKSUM_FILE).is_file()
     assert int(checkpoints.restore_state(_state(0.0)).update_step) == 2
     capsys.readouterr()
 
@@ -104,13 +105,13 @@ def test_non_finite_params_are_refused_even_with_a_good_checksum(tmp_path):
 def test_a_checksum_mismatch_is_named(tmp_path):
     step_dir = tmp_path / "3"
     step_dir.mkdir()
-    policy.write_checksums(step_dir, params=_state(1.0).params)
-    policy.verify_checkpoint(step_dir, "params", _state(1.0).params)
+    integrity.write_checksums(step_dir, params=_state(1.0).params)
+    integrity.verify_checkpoint(step_dir, "params", _state(1.0).params)
     with pytest.raises(ValueError, match="do not match the checksum"):
-        policy.verify_checkpoint(step_dir, "params", _state(2.0).params)
-    (step_dir / policy.CHECKSUM_FILE).write_text("{")
+        integrity.verify_checkpoint(step_dir, "params", _state(2.0).params)
+    (step_dir / integrity.CHECKSUM_FILE).write_text("{")
     with pytest.raises(ValueError, match="checksum file is damaged"):
-        policy.verify_checkpoint(step_dir, "params", _state(1.0).params)
+        integrity.verify_checkpoint(step_dir, "params", _state(1.0).params)
 
 
 def _tictactoe_run(run_dir, **network_settings):
@@ -142,11 +143,11 @@ def test_loading_a_policy_checks_its_params_too(tmp_path, capsys):
     checkpoints.save(2, State(doubled, jnp.int32(2)))
     checkpoints.close()
     loaded, _, _ = policy.load_params(tmp_path)
-    assert policy.tree_digest(loaded) == policy.tree_digest(doubled)
+    assert integrity.tree_digest(loaded) == integrity.tree_digest(doubled)
 
     (tmp_path / "checkpoints" / "2" / "params" / "manifest.ocdbt").write_text("garbage")
     loaded, _, _ = policy.load_params(tmp_path)
-    assert policy.tree_digest(loaded) == policy.tree_digest(params)
+    assert integrity.tree_digest(loaded) == integrity.tree_digest(params)
     assert "using checkpoint 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="no usable checkpoint"):  # asked for that one: no other
         policy.load_params(tmp_path / "checkpoints" / "2")
@@ -161,7 +162,7 @@ def test_a_split_network_run_loads_as_the_split_network(tmp_path):
     checkpoints.close()
     loaded, loaded_network, settings = policy.load_params(tmp_path)
     assert settings["network"] == "mlp-split" and loaded_network.split
-    assert policy.tree_digest(loaded) == policy.tree_digest(params)
+    assert integrity.tree_digest(loaded) == integrity.tree_digest(params)
     np.testing.assert_array_equal(
         loaded_network.apply(loaded, observation)[1], network.apply(params, observation)[1]
     )

@@ -12,7 +12,7 @@ import jaxcheckers
 
 pgx_wrappers = pytest.importorskip("pgx.experimental.wrappers")
 
-GAMES = [("tictactoe", {}), ("checkers", {"board_size": 6})]
+GAMES = [("tictactoe", {}), ("checkers", {"board_size": 6}), ("chess", {})]
 BATCH, STEPS = 32, 60
 
 

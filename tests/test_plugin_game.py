@@ -82,6 +82,9 @@ class ConnectFour(Env):
     def __repr__(self) -> str:
         return f"ConnectFour(max_steps={self.max_steps})"
 
+    def observe(self, state: ConnectState, player: jax.Array) -> jax.Array:
+        return _planes(state.board, player)
+
     def _init(self, key: jax.Array) -> ConnectState:
         del key
         return ConnectState(
@@ -110,10 +113,6 @@ class ConnectFour(Env):
         )
 
 
-def _observe(state: ConnectState, player: jax.Array) -> jax.Array:
-    return _planes(state.board, player)
-
-
 def _text(state: ConnectState) -> str:
     board = np.asarray(state.board).reshape(ROWS, COLS)[::-1]
     return "\n".join("".join(".XO"[int(v)] for v in row) for row in board)
@@ -124,7 +123,6 @@ SPEC = games.GameSpec(
     make=ConnectFour,
     players=("yellow", "red"),
     text=_text,
-    observe=_observe,
 )
 
 
@@ -248,3 +246,68 @@ def test_pgx_auto_reset_runs_the_game():
     for action in [0, 1, 0, 1, 0, 1, 0]:  # yellow wins in column 0, then a fresh game
         state = step(state, jnp.int32(action), jax.random.key(1))
     assert int(state.step_count) == 0 and float(state.rewards[0]) == 1.0
+
+
+def test_gymnasium_check_env_passes_for_the_game():
+    import warnings
+
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from jaxcheckers.adapters import registration
+
+    registration.register_envs()
+    env = gymnasium.make(SPEC.gymnasium_id, render_mode="ansi", opponent="random").unwrapped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env's complaints fail the test
+        check_env(env, skip_render_check=False)
+    observation, info = env.reset(seed=0)
+    assert observation.shape == (ROWS, COLS, 2) and info["action_mask"].shape == (COLS,)
+
+
+def test_gymnasium_id_of_a_registered_game():
+    gymnasium = pytest.importorskip("gymnasium")
+    from jaxcheckers.adapters import registration
+
+    assert SPEC.gymnasium_id in registration.register_envs()
+    env = gymnasium.make(SPEC.gymnasium_id, opponent="random")
+    assert env.unwrapped.adapter is SPEC
+
+
+def test_a_few_ppo_updates_train_on_the_game():
+    pytest.importorskip("flax")
+    from jaxcheckers.training.config import TrainConfig
+    from jaxcheckers.training.ppo import make_trainer
+
+    config = TrainConfig(game=NAME, num_envs=8, rollout_length=8, total_steps=8 * 8 * 2)
+    config = config.replace(num_minibatches=2, num_epochs=1, hidden_sizes=(16,), eval_every=0)
+    trainer = make_trainer(config)
+    state = jax.jit(trainer.init)(jax.random.key(0))
+    new_state, metrics = trainer.run_updates(jax.tree.map(jnp.copy, state), 2)
+    assert int(new_state.update_step) == 2
+    assert all(bool(jnp.isfinite(v).all()) for v in metrics.values())
+    changed = jax.tree.map(lambda a, b: bool((a != b).any()), state.params, new_state.params)
+    assert any(jax.tree.leaves(changed))
+
+
+def test_the_adapters_refuse_a_game_without_observe_in_one_line():
+    pytest.importorskip("pettingzoo")
+    from jaxcheckers.adapters.pettingzoo import raw_env
+
+    class Blind(ConnectFour):
+        observe = Env.observe
+
+    blind = jaxcheckers.register(games.GameSpec(name="blind4x5", make=Blind))
+    try:
+        with pytest.raises(ValueError, match="^blind4x5 defines no observe"):
+            raw_env(game=blind.name)
+    finally:
+        games._REGISTERED.pop(blind.name)
+
+
+def test_demo_plays_the_game(capsys):
+    status, text = _cli(["demo", "--game", NAME, "--batch", "4", "--steps", "2"], capsys)
+    assert status == 0, text
+    assert "One random game of ConnectFour" in text and "steps/s" in text
+    board = [line for line in text.splitlines() if len(line) == COLS and set(line) <= set(".XO")]
+    assert len(board) == ROWS  # the last position, drawn by the spec's text

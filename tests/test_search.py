@@ -152,3 +152,38 @@ def test_nearly_equal_values_leave_the_improved_policy_near_the_prior():
     )
     weights = np.asarray(output.action_weights[0])[np.asarray(states.legal_action_mask[0])]
     assert weights.max() / weights.min() < 1.1
+
+
+@pytest.mark.slow  # compiling a chess search takes minutes on two cores
+def test_an_alphazero_self_play_step_runs_on_chess():
+    """pgx's AlphaZero example's step, on chess: a batch of searches with this module's
+    recurrent_fn, then every game stepped with the action searched; the policy targets cover
+    the legal moves only."""
+    chess = jaxcheckers.make("chess")
+    evaluate = uniform_evaluator(chess.num_actions)
+    recurrent_fn = make_recurrent_fn(chess, evaluate)
+
+    @jax.jit
+    def self_play_step(states, key):
+        output = mctx.gumbel_muzero_policy(
+            None,
+            key,
+            make_root(evaluate, None, states),
+            recurrent_fn,
+            num_simulations=8,
+            invalid_actions=~states.legal_action_mask,
+            qtransform=QTRANSFORM,
+            gumbel_scale=1.0,
+        )
+        return jax.vmap(chess.step)(states, output.action), output
+
+    states = jax.vmap(chess.reset)(jax.random.split(jax.random.key(0), 2))
+    after, output = self_play_step(states, jax.random.key(1))
+    legal = np.asarray(states.legal_action_mask)
+    actions = np.asarray(output.action)
+    assert legal[np.arange(2), actions].all()
+    weights = np.asarray(output.action_weights)
+    np.testing.assert_allclose(weights.sum(-1), 1.0, rtol=1e-5)
+    assert (weights[~legal] == 0).all()
+    np.testing.assert_array_equal(after.current_player, 1)
+    assert not bool(after.terminated.any())

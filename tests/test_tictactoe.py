@@ -311,7 +311,10 @@ def test_stepping_a_finished_game_changes_nothing():
         ({"size": 20}, "size must be an int from 3 to 19"),
         ({"size": 3.0}, "size must be an int"),
         ({"size": True}, "size must be an int"),
-        ({"size": 4, "k": 5}, r"k must be an int from 1 to size \(4\)"),
+        ({"size": 4, "k": 5}, r"k must be an int from 1 to board_size \(4\)"),
+        ({"board_size": 0}, "board_size must be an int from 3 to 19, got 0"),
+        ({"board_size": 4, "size": 4}, "not both"),
+        ({"max_steps": 0}, "max_steps must be a positive int"),
         ({"size": 4, "k": 0}, "k must be an int from 1"),
     ],
 )
@@ -385,3 +388,14 @@ def test_batched_play_at_1024_does_not_retrace():
     # Random play: each player wins some games, some are drawn; the rewards sum to zero.
     assert set(np.unique(np.asarray(states.rewards[:, 0]))) <= {-1.0, 0.0, 1.0}
     assert float(np.asarray(states.rewards).sum()) == 0.0
+
+
+def test_max_steps_cuts_a_game_and_board_size_names_the_board():
+    env = TicTacToe(board_size=4, max_steps=2)
+    assert env.size == env.board_size == 4
+    assert repr(env) == "TicTacToe(board_size=4, k=4, max_steps=2)"
+    state = env.reset(jax.random.key(0))
+    for action in (0, 1):
+        state = env.step(state, action)
+    assert bool(state.truncated) and not bool(state.terminated)
+    assert not bool(state.legal_action_mask.any())

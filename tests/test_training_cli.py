@@ -76,7 +76,7 @@ def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):
 
 
 def test_runs_started_in_the_same_second_get_their_own_directories(tmp_path, monkeypatch):
-    from jaxcheckers.training.cli import new_run_dir
+    from jaxcheckers.training.checkpoints import new_run_dir
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(time, "strftime", lambda _: "20260101-120000")
@@ -157,7 +157,7 @@ def test_the_update_flags_set_the_presets_fields():
 
 
 def test_the_progress_line_shows_each_evaluations_score_not_its_win_rate():
-    from jaxcheckers.training.cli import _summary
+    from jaxcheckers.training.loop import _summary
 
     last = {"loss": 0.5, "entropy": 1.25, "game_length": 9.0}
     latest_eval = {

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import collections
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import jax
 import orbax.checkpoint as ocp
+from jax.experimental import multihost_utils
 from jaxcheckers.training.config import config_from_json, config_to_json
 
 from jaxcheckers.agents import policy
-from jaxcheckers.agents.policy import (
+from jaxcheckers.checkpoints import (
     CHECKPOINT_DIR,
     CONFIG_FILE,
     find_run_dir,
@@ -169,8 +171,6 @@ def _gathered(tree: Any) -> Any:
         for leaf in jax.tree.leaves(tree)
     ):
         return tree
-    from jax.experimental import multihost_utils
-
     return multihost_utils.process_allgather(tree, tiled=True)
 
 
@@ -179,3 +179,50 @@ def load_params(path: str | Path):
     params, network, _ = policy.load_params(path)
     run_dir, _ = find_run_dir(path)
     return params, network, read_config(run_dir)
+
+
+# -- run directories ---------------------------------------------------------------------
+
+
+def check_out(path: Path) -> None:
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise ValueError(
+            f"--out {path} is not an empty directory (an earlier run?): continue that run "
+            f"with --resume {path}, or choose another --out"
+        )
+
+
+def new_run_dir(out: str | None) -> Path:
+    """The directory of a new run: `out` if it is new or empty, else a fresh runs/<timestamp>.
+
+    Never an earlier run's directory: its config, checkpoints and metrics would be overwritten
+    or mixed with this run's. Two runs started in the same second get runs/<stamp> and
+    runs/<stamp>-2 (the directory is claimed with an exclusive mkdir).
+    """
+    if out is not None:
+        path = Path(out)
+        check_out(path)
+        _mkdir(path, exist_ok=True)
+        return path
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1, 1000):
+        path = Path("runs") / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        if _mkdir(path, exist_ok=False):
+            return path
+    raise ValueError(f"could not find a free run directory runs/{stamp}-N")
+
+
+def _mkdir(path: Path, exist_ok: bool) -> bool:
+    """Whether `path` was made (False: it existed and `exist_ok` is False); ValueError if it
+    cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=exist_ok)
+    except FileExistsError:
+        if exist_ok:
+            raise ValueError(f"cannot create the run directory {path}: a file is there") from None
+        return False
+    except OSError as error:
+        raise ValueError(
+            f"cannot create the run directory {path}: {error.strerror or error}"
+        ) from None
+    return True

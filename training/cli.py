@@ -30,12 +30,24 @@ process writes the records, and --resume is refused for now (training/README.md)
 from __future__ import annotations
 
 import argparse
-import math
-import sys
-import time
+import dataclasses
+import os
 from pathlib import Path
 
-from jaxcheckers.training.config import ALGORITHMS, algorithm_of
+import jax
+from jax.experimental import multihost_utils
+from jaxcheckers.training.checkpoints import (
+    RunCheckpoints,
+    check_out,
+    new_run_dir,
+    read_config,
+    write_config,
+)
+from jaxcheckers.training.config import ALGORITHMS, algorithm_of, preset
+from jaxcheckers.training.evaluation import check_opponents, make_evaluators
+from jaxcheckers.training.loop import train_loop
+from jaxcheckers.training.sharding import data_mesh
+from jaxcheckers.training.trainer import make_trainer
 
 from jaxcheckers.agents.networks import NETWORKS
 from jaxcheckers.argtypes import (
@@ -46,6 +58,7 @@ from jaxcheckers.argtypes import (
     positive_int,
     positive_int_list,
     seed,
+    size_options,
 )
 from jaxcheckers.games import names as game_names
 
@@ -162,10 +175,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = None) -> dict:
     """The config fields the command line sets, by name, for the trainer `algo` (`game`: the
     run's, if known). ValueError for a flag that trainer has no setting for."""
-    import dataclasses
-
-    from jaxcheckers.argtypes import size_options
-
     changes = {name: getattr(args, name) for name in OVERRIDES if getattr(args, name) is not None}
     chosen = ("hidden_sizes", "network", "opponent_sampling", "opponents", "eval_opponents")
     for name in chosen + ("game",):
@@ -185,8 +194,6 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
 
 def config_from_args(args: argparse.Namespace):
     """The config of a new run: the trainer's preset with the command line's changes."""
-    from jaxcheckers.training.config import preset
-
     algo = args.algo or "ppo"
     return preset(args.preset or "quick", algo, **_changes_from_args(args, algo))
 
@@ -231,62 +238,10 @@ def _shown(value) -> str:
     return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
 
 
-def _check_out(path: Path) -> None:
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise ValueError(
-            f"--out {path} is not an empty directory (an earlier run?): continue that run "
-            f"with --resume {path}, or choose another --out"
-        )
-
-
-def new_run_dir(out: str | None) -> Path:
-    """The directory of a new run: `out` if it is new or empty, else a fresh runs/<timestamp>.
-
-    Never an earlier run's directory: its config, checkpoints and metrics would be overwritten
-    or mixed with this run's. Two runs started in the same second get runs/<stamp> and
-    runs/<stamp>-2 (the directory is claimed with an exclusive mkdir).
-    """
-    if out is not None:
-        path = Path(out)
-        _check_out(path)
-        _mkdir(path, exist_ok=True)
-        return path
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for attempt in range(1, 1000):
-        path = Path("runs") / (stamp if attempt == 1 else f"{stamp}-{attempt}")
-        if _mkdir(path, exist_ok=False):
-            return path
-    raise ValueError(f"could not find a free run directory runs/{stamp}-N")
-
-
-def _mkdir(path: Path, exist_ok: bool) -> bool:
-    """Whether `path` was made (False: it existed and `exist_ok` is False); ValueError if it
-    cannot be made."""
-    try:
-        path.mkdir(parents=True, exist_ok=exist_ok)
-    except FileExistsError:
-        if exist_ok:
-            raise ValueError(f"cannot create the run directory {path}: a file is there") from None
-        return False
-    except OSError as error:
-        raise ValueError(
-            f"cannot create the run directory {path}: {error.strerror or error}"
-        ) from None
-    return True
-
-
-class TrainingDiverged(ValueError):
-    """The loss or the parameters stopped being finite numbers."""
-
-
 def initialize_distributed() -> None:
     """`jax.distributed.initialize`, from JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and
     JAX_PROCESS_ID when set (jax itself reads only the first), else from the cluster (SLURM,
     Open MPI, Kubernetes, TPU pods)."""
-    import os
-
-    import jax
-
     def number(name: str) -> int | None:
         text = os.environ.get(name)
         if text is None:
@@ -302,15 +257,9 @@ def initialize_distributed() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import jax
-
     if args.distributed:
         initialize_distributed()
 
-    import importlib
-
-    from jaxcheckers.training.checkpoints import RunCheckpoints, read_config, write_config
-    from jaxcheckers.training.sharding import data_mesh
 
     several = jax.process_count() > 1
     if several and args.resume:
@@ -327,18 +276,15 @@ def run(args: argparse.Namespace) -> int:
         config = config_from_args(args)
         run_dir = None
         if args.out is not None:
-            _check_out(Path(args.out))
+            check_out(Path(args.out))
 
     # Everything that can refuse the settings runs before any file is written.
     mesh = data_mesh(jax.devices())
-    trainer_module = importlib.import_module(f"jaxcheckers.training.{algorithm_of(config)}")
-    trainer = trainer_module.make_trainer(config, mesh=mesh)
+    trainer = make_trainer(config, mesh=mesh)
     check_opponents(trainer, args)
     evaluators = make_evaluators(trainer)
     if run_dir is None:
         if several:  # every process checked --out before the first one fills it
-            from jax.experimental import multihost_utils
-
             multihost_utils.sync_global_devices("jaxcheckers train: --out checked")
         if jax.process_index() == 0:
             run_dir = new_run_dir(args.out)
@@ -378,242 +324,3 @@ def run(args: argparse.Namespace) -> int:
     finally:
         checkpoints.close()
 
-
-def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dict) -> int:
-    """Runs the updates left; 0 when done, 130 after Ctrl-C (the state saved first).
-
-    TrainingDiverged (a ValueError: one line from the CLI) as soon as a loss or a parameter is
-    not finite: the rows that show it are written, but nothing from then on is saved or
-    evaluated.
-    """
-    import jax
-    from jaxcheckers.training.records import MetricsLog, plot_learning_curves
-    from tqdm import tqdm
-
-    config = trainer.config
-    first = done = int(state.update_step)
-    # With several processes, the first one writes the records and shows the progress.
-    primary = jax.process_index() == 0
-    if primary:
-        log = MetricsLog(run_dir, tensorboard=args.tensorboard, keep_through=done)
-    else:
-        log = _NoLog(done)
-    if log.dropped:
-        print(f"metrics.jsonl: dropped {log.dropped} rows after update {done}, the checkpoint's")
-    progress = tqdm(
-        total=config.num_updates * config.steps_per_update,
-        initial=done * config.steps_per_update,
-        unit="step",
-        unit_scale=True,
-        disable=args.no_progress or not primary,
-        dynamic_ncols=True,
-    )
-    started = time.time()
-    latest_eval: dict[str, float] = {}
-    metrics = None  # of the chunk in flight, until its rows are written
-    try:
-        while done < config.num_updates:
-            chunk = min(config.log_every, config.num_updates - done)
-            state, metrics = trainer.run_updates(state, chunk)
-            rows = _new_rows(metrics, log.last_update, started)
-            previous, done = done, rows[-1]["update"]
-            _check_finite(rows, state, log, checkpoints)
-            if _crossed(previous, done, config.eval_every) or done == config.num_updates:
-                latest_eval = evaluate(evaluators, state.params, done)
-                rows[-1].update(latest_eval)
-            for row in rows:
-                log.write(row)
-            metrics = None
-            if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
-                checkpoints.save(done, state)
-
-            summary = _summary(rows[-1], latest_eval)
-            progress.set_postfix(summary, refresh=False)
-            progress.update((done - previous) * config.steps_per_update)
-            if args.no_progress and primary:
-                text = " ".join(f"{k}={v}" for k, v in summary.items())
-                print(f"update {done}/{config.num_updates} {text}", flush=True)
-    except KeyboardInterrupt:
-        progress.close()
-        return _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
-    finally:
-        progress.close()
-        log.close()
-    if not primary:
-        return 0
-    png = plot_learning_curves(run_dir)
-    elapsed = time.time() - started
-    steps = (done - first) * config.steps_per_update
-    print(
-        f"done in {elapsed:.0f} s ({steps / max(elapsed, 1e-9):,.0f} env steps/s incl. eval); "
-        f"curves: {png}; policy: {run_dir}"
-    )
-    for name, value in sorted(latest_eval.items()):
-        print(f"  {name} = {value:.3f}")
-    return 0
-
-
-class _NoLog:
-    """The metrics log of a process that does not write one (not the first of several)."""
-
-    dropped = 0
-
-    def __init__(self, last_update: int):
-        self.last_update = last_update
-
-    def write(self, row: dict) -> None:
-        self.last_update = max(self.last_update, int(row.get("update", 0)))
-
-    def close(self) -> None:
-        pass
-
-
-def _new_rows(metrics, logged: int, started: float) -> list[dict]:
-    """One row per update of `metrics` (a chunk's, stacked) after update `logged`."""
-    import jax
-
-    metrics = jax.device_get(metrics)
-    count = len(metrics["update"])
-    rows = [{name: _plain(values[i]) for name, values in metrics.items()} for i in range(count)]
-    rows[-1]["time_s"] = round(time.time() - started, 2)
-    return [row for row in rows if row["update"] > logged]
-
-
-def _check_finite(rows: list[dict], state, log, checkpoints) -> None:
-    """TrainingDiverged, after writing `rows`, unless every loss and parameter is finite."""
-    import jax
-    import numpy as np
-
-    bad = [row for row in rows if not all(map(math.isfinite, _losses(row)))]
-    params_ok = all(bool(np.isfinite(leaf).all()) for leaf in jax.tree.leaves(state.params))
-    if not bad and params_ok:
-        return
-    for row in rows:
-        log.write(row)
-    where = (
-        f"the loss is {bad[0]['loss']} at update {bad[0]['update']}"
-        if bad
-        else f"the parameters are not finite after update {rows[-1]['update']}"
-    )
-    good = checkpoints.latest_step()
-    raise TrainingDiverged(
-        f"training diverged: {where}; stopped without saving or evaluating those parameters "
-        f"(last checkpoint: {'none' if good is None else f'update {good}'}); try a lower "
-        "--learning-rate"
-    )
-
-
-def _losses(row: dict) -> list[float]:
-    return [value for name, value in row.items() if "loss" in name]
-
-
-def _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started) -> int:
-    """Ctrl-C: record the chunk in flight (the device finishes it anyway), save the state, and
-    say how to go on."""
-    try:
-        if metrics is not None:
-            rows = _new_rows(metrics, log.last_update, started)
-            _check_finite(rows, state, log, checkpoints)
-            for row in rows:
-                log.write(row)
-        done = int(state.update_step)
-        if checkpoints.latest_step() != done:
-            checkpoints.save(done, state)
-    except TrainingDiverged:
-        raise
-    except Exception as error:  # e.g. the state's buffers went to the update Ctrl-C stopped
-        good = checkpoints.latest_step()
-        print(
-            f"interrupted; the latest state could not be saved ({type(error).__name__}): "
-            f"continue from update {good} with: jaxcheckers train --resume {run_dir}",
-            file=sys.stderr,
-        )
-        return 130
-    print(
-        f"interrupted at update {done}, saved: continue with: jaxcheckers train --resume {run_dir}",
-        file=sys.stderr,
-    )
-    return 130
-
-
-def _summary(last: dict, latest_eval: dict) -> dict:
-    summary = {
-        "loss": f"{last['loss']:.3f}",
-        "ent": f"{last['entropy']:.2f}",
-        "len": f"{last['game_length']:.0f}",
-    }
-    # The score (a draw counts half), the figure the READMEs and the arena report.
-    for key, value in latest_eval.items():
-        if key.endswith("/score"):
-            spec = key.removeprefix("eval/").removesuffix("/score")  # a spec may hold a "/"
-            summary[f"score/{spec}"] = f"{value:.2f}"
-    return summary
-
-
-def check_opponents(trainer, args) -> None:
-    """ValueError for an opponent spec that names no agent, used or not; a note when unused."""
-    from jaxcheckers.agents import make_agent
-
-    config = trainer.config
-    for spec in getattr(config, "opponents", ()):  # the search trainer has none
-        if spec != "snapshot":
-            try:
-                make_agent(spec, trainer.env)
-            except (ValueError, AttributeError, NotImplementedError) as error:
-                raise ValueError(f"opponent {spec!r}: {error}") from None
-    if getattr(args, "opponents", None) is not None and not getattr(config, "num_opponent_envs", 0):
-        print("note: --opponents plays no game while --opponent-fraction is 0")
-
-
-def make_evaluators(trainer) -> dict:
-    """One jitted evaluator per evaluation opponent; ValueError naming a spec that cannot play."""
-    from jaxcheckers.training.evaluation import make_policy_evaluator
-
-    from jaxcheckers.agents import make_agent
-
-    config = trainer.config
-    if not config.eval_every:
-        return {}
-    evaluators = {}
-    for spec in config.eval_opponents:
-        try:
-            opponent = make_agent(spec, trainer.env)
-        except (ValueError, AttributeError, NotImplementedError) as error:
-            # e.g. a typo, or an agent written for checkers only, asked to play another game
-            raise ValueError(
-                f"evaluation opponent {spec!r}: {error} (choose others with --eval-opponents)"
-            ) from None
-        evaluators[spec] = make_policy_evaluator(
-            trainer.env,
-            trainer.network.apply,
-            opponent,
-            config.eval_games,
-            opening_plies=config.eval_opening_plies,
-        )
-    return evaluators
-
-
-def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
-    import jax
-    from jaxcheckers.training.evaluation import summarize
-
-    results = {}
-    for spec, evaluator in evaluators.items():
-        key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
-        outcome = summarize(evaluator(params, key))
-        games = max(outcome.games, 1)
-        results[f"eval/{spec}/win_rate"] = outcome.wins / games
-        results[f"eval/{spec}/draw_rate"] = outcome.draws / games
-        results[f"eval/{spec}/loss_rate"] = outcome.losses / games
-        results[f"eval/{spec}/score"] = outcome.score
-    return results
-
-
-def _crossed(previous: int, now: int, every: int) -> bool:
-    """Whether a multiple of `every` lies in (previous, now]."""
-    return bool(every) and now // every > previous // every
-
-
-def _plain(value):
-    """A JSON-ready Python number from a numpy scalar."""
-    return value.item() if hasattr(value, "item") else value

@@ -7,10 +7,17 @@ from collections.abc import Callable
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.agents import make_agent
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.arena import play_games, summarize
 
-__all__ = ["make_policy_evaluator", "summarize"]
+__all__ = [
+    "make_policy_evaluator",
+    "summarize",
+    "check_opponents",
+    "make_evaluators",
+    "evaluate",
+]
 
 
 def make_policy_evaluator(
@@ -35,3 +42,57 @@ def make_policy_evaluator(
         ).a_score
 
     return jax.jit(evaluate)
+
+
+def check_opponents(trainer, args) -> None:
+    """ValueError for an opponent spec that names no agent, used or not; a note when unused."""
+
+    config = trainer.config
+    for spec in getattr(config, "opponents", ()):  # the search trainer has none
+        if spec != "snapshot":
+            try:
+                make_agent(spec, trainer.env)
+            except (ValueError, AttributeError, NotImplementedError) as error:
+                raise ValueError(f"opponent {spec!r}: {error}") from None
+    if getattr(args, "opponents", None) is not None and not getattr(config, "num_opponent_envs", 0):
+        print("note: --opponents plays no game while --opponent-fraction is 0")
+
+
+def make_evaluators(trainer) -> dict:
+    """One jitted evaluator per evaluation opponent; ValueError naming a spec that cannot play."""
+
+
+    config = trainer.config
+    if not config.eval_every:
+        return {}
+    evaluators = {}
+    for spec in config.eval_opponents:
+        try:
+            opponent = make_agent(spec, trainer.env)
+        except (ValueError, AttributeError, NotImplementedError) as error:
+            # e.g. a typo, or an agent written for checkers only, asked to play another game
+            raise ValueError(
+                f"evaluation opponent {spec!r}: {error} (choose others with --eval-opponents)"
+            ) from None
+        evaluators[spec] = make_policy_evaluator(
+            trainer.env,
+            trainer.network.apply,
+            opponent,
+            config.eval_games,
+            opening_plies=config.eval_opening_plies,
+        )
+    return evaluators
+
+
+def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
+
+    results = {}
+    for spec, evaluator in evaluators.items():
+        key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
+        outcome = summarize(evaluator(params, key))
+        games = max(outcome.games, 1)
+        results[f"eval/{spec}/win_rate"] = outcome.wins / games
+        results[f"eval/{spec}/draw_rate"] = outcome.draws / games
+        results[f"eval/{spec}/loss_rate"] = outcome.losses / games
+        results[f"eval/{spec}/score"] = outcome.score
+    return results

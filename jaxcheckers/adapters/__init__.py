@@ -14,7 +14,7 @@ Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional 
 - `jaxcheckers.games`: the registry: what those adapters need to know of each game, one spec a game.
 - `jaxcheckers.adapters.tictactoe_gym`: tic-tac-toe for Gymnasium, both players in one env
   (`TicTacToeGymEnv`) or many batched in JAX (`TicTacToeVectorEnv`), registered as
-  `jaxcheckers/TicTacToe-v0` (needs `pip install jaxcheckers[adapters]`).
+  `jaxcheckers/TicTacToeGym-v0` (needs `pip install jaxcheckers[adapters]`).
 - `jaxcheckers.adapters.registration`: registers every Gymnasium id without importing the envs;
   `gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` imports it.
 - `jaxcheckers.rgb`: the boards drawn as uint8 RGB frames with numpy (`rgb_array`).

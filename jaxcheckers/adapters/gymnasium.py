@@ -67,11 +67,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
-from jaxcheckers.adapters.game import Game, checked_action
+from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import Env, State, tree_where
-from jaxcheckers.games import GameSpec, shared_env, spec
+from jaxcheckers.games import GameSpec, observable_env, spec
 
 __all__ = [
     "LearnerEnv",
@@ -87,8 +87,8 @@ __all__ = [
     "CHESS_ID",
 ]
 
-ENV_ID = registration.CHECKERS_ID
-CHESS_ID = registration.CHESS_ID
+ENV_ID = spec("checkers").gymnasium_id
+CHESS_ID = spec("chess").gymnasium_id
 RENDER_FPS = 2
 RANDOM_SEAT = -1  # learner_seat value: draw the seat from the episode's key
 
@@ -240,7 +240,7 @@ def _learner_game(env: Env, opponent: str | Callable, game: GameSpec) -> Learner
             raise ValueError(
                 f"opponent must be an agent spec or an act(state, key) function, got {opponent!r}"
             )
-        _LEARNER_GAMES[cache_key] = LearnerGame(env, act, game.observe)
+        _LEARNER_GAMES[cache_key] = LearnerGame(env, act, env.observe)
     return _LEARNER_GAMES[cache_key]
 
 
@@ -275,28 +275,39 @@ def _spaces(env: Env, observation_type: str) -> tuple[spaces.Space, spaces.Discr
     return observation_space, spaces.Discrete(env.num_actions)
 
 
-class LearnerEnv(gymnasium.Env):
-    """One learner against an opponent agent in the game named by the subclass's `game_name`;
-    see the module docstring for rules and options. Use `CheckersEnv` or `ChessEnv`."""
+def _game_of(env_class: type, game: str | None) -> GameSpec:
+    """The spec of `game`, or of the class's own `game_name`; ValueError when neither is set."""
+    name = game or env_class.game_name
+    if name is None:
+        raise ValueError(f"{env_class.__name__} needs game=NAME (one of the registered games)")
+    return spec(name)
 
-    game_name: str  # an entry of `jaxcheckers.games`
-    metadata = {"render_modes": [], "render_fps": RENDER_FPS}  # each game's own in its subclass
+
+class LearnerEnv(gymnasium.Env):
+    """One learner against an opponent agent in any registered game (`game=NAME`, or the
+    subclass's `game_name`); see the module docstring for rules and options."""
+
+    game_name: str | None = None  # an entry of `jaxcheckers.games`
+    # The modes any game may have; each instance's `metadata` holds its game's own.
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(
         self,
         render_mode: str | None = None,
         *,
+        game: str | None = None,
         opponent: str | Callable = "random",
         learner_seat: int | str = "random",
         observation_type: str = "box",
         **options,
     ):
+        self.adapter = _game_of(type(self), game)
+        self.metadata = {"render_modes": self.adapter.render_modes, "render_fps": RENDER_FPS}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         registration.refuse_forked_workers()
         self.render_mode = render_mode
-        self.adapter = spec(self.game_name)
-        self.jax_env = shared_env(self.adapter.name, **options)
+        self.jax_env = observable_env(self.adapter.name, **options)
         self.observation_type = observation_type
         self.observation_space, self.action_space = _spaces(self.jax_env, observation_type)
         self._seat_option = _seat_option(learner_seat)
@@ -357,46 +368,51 @@ class LearnerEnv(gymnasium.Env):
             return None
         if self.render_mode == "rgb_array":
             return self.adapter.rgb(self.jax_state)
-        text = self.adapter.text(self.jax_state)
+        text = _text(self.adapter, self.jax_state)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    @property
+    def game(self):
+        """The current position as the game's plain Python object (checkers: a `Game`, to print
+        it, list its moves in notation, ...); AttributeError for a game without one."""
+        return self.adapter.position_object(self.jax_state, self.jax_env)
+
+
+def _text(game: GameSpec, state) -> str:
+    if game.text is not None:
+        return game.text(state)
+    return str(np.asarray(state.observation).astype(int).tolist())
 
 
 class CheckersEnv(LearnerEnv):
     """Checkers, one learner against an opponent agent (`jaxcheckers/Checkers-v0`)."""
 
     game_name = "checkers"
-    metadata = {"render_modes": spec("checkers").render_modes, "render_fps": RENDER_FPS}
-
-    @property
-    def game(self) -> Game:
-        """The current position as a `Game` (to print it, list its moves in notation, ...)."""
-        return Game.from_state(self.jax_state, self.jax_env)
 
 
 class ChessEnv(LearnerEnv):
     """Chess, one learner against an opponent agent (`jaxcheckers/Chess-v0`)."""
 
     game_name = "chess"
-    metadata = {"render_modes": spec("chess").render_modes, "render_fps": RENDER_FPS}
 
 
 class LearnerVectorEnv(VectorEnv):
     """`num_envs` learners against the opponent, batched in JAX; numpy in and out.
 
-    Same options as `LearnerEnv` (the module docstring lists them); NEXT_STEP autoreset. Use
-    `CheckersVectorEnv` or `ChessVectorEnv`.
+    Same options as `LearnerEnv` (the module docstring lists them); NEXT_STEP autoreset.
     """
 
-    game_name: str  # an entry of `jaxcheckers.games`
+    game_name: str | None = None  # an entry of `jaxcheckers.games`
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(
         self,
         num_envs: int,
         *,
+        game: str | None = None,
         opponent: str | Callable = "random",
         learner_seat: int | str = "random",
         observation_type: str = "box",
@@ -409,8 +425,8 @@ class LearnerVectorEnv(VectorEnv):
             )
         self.num_envs = checked_positive_int(num_envs, "num_envs")
         self.render_mode = None
-        self.adapter = spec(self.game_name)
-        self.jax_env = shared_env(self.adapter.name, **options)
+        self.adapter = _game_of(type(self), game)
+        self.jax_env = observable_env(self.adapter.name, **options)
         self.observation_type = observation_type
         self.single_observation_space, self.single_action_space = _spaces(
             self.jax_env, observation_type

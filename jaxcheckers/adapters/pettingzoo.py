@@ -64,9 +64,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
-from jaxcheckers.adapters.game import Game, checked_action
+from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.core import State, compiled_step
-from jaxcheckers.games import GameSpec, shared_env, spec
+from jaxcheckers.games import GameSpec, observable_env, spec
 
 __all__ = ["env", "raw_env", "AGENTS"]
 
@@ -104,8 +104,8 @@ def _moves_of_the_position(state: State) -> np.ndarray:
 
 
 @functools.cache
-def _compiled_observe(game: str):
-    return jax.jit(spec(game).observe)
+def _compiled_observe(env):
+    return jax.jit(env.observe)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
@@ -134,9 +134,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             )
         self.render_mode = render_mode
         options = {**self.adapter.pettingzoo_defaults, **options}
-        self.jax_env = shared_env(self.adapter.name, **options)
+        self.jax_env = observable_env(self.adapter.name, **options)
         self._step_fn = compiled_step(self.jax_env)
-        self._observe_fn = _compiled_observe(game)
+        self._observe_fn = _compiled_observe(self.jax_env)
         num_actions = self.jax_env.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -172,13 +172,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return self._state
 
     @property
-    def game(self) -> Game:
-        """Checkers: the position as a `Game` (to print it, list its moves in notation, ...)."""
-        if self.adapter.name != "checkers":
-            raise AttributeError(
-                f"a Game is a game of checkers; this env plays {self.adapter.name}"
-            )
-        return Game.from_state(self._state, self.jax_env)
+    def game(self):
+        """The position as the game's plain Python object (checkers: a `Game`, to print it, list
+        its moves in notation, ...); AttributeError for a game without one."""
+        return self.adapter.position_object(self._state, self.jax_env)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         del seed  # neither game has chance; the seed only matters to the spaces' samplers

@@ -1,9 +1,15 @@
 """Gymnasium ids of every jaxcheckers env, registered without importing the envs.
 
     import gymnasium
+
+from jaxcheckers.games import names, spec
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Chess-v0")
     env = gymnasium.make("jaxcheckers/TicTacToe-v0")    # once anything has imported this module
+    env = gymnasium.make("jaxcheckers/TicTacToeGym-v0") # tictactoe-gym's two-player interface
+
+Every game of the registry that the adapters can play has an id, `jaxcheckers/TITLE-v0`, one
+learner against `opponent=`.
 
 Gymnasium 1.x finds third-party ids only through an import: the "module:id" form above imports
 this module for you (Gymnasium 0.26–0.29 also read a `gymnasium.envs` entry point; 1.0 dropped
@@ -23,29 +29,38 @@ import sys
 
 import gymnasium
 
-__all__ = ["register_envs", "refuse_forked_workers", "IDS"]
+from jaxcheckers.games import names, spec
 
-CHECKERS_ID = "jaxcheckers/Checkers-v0"
-CHESS_ID = "jaxcheckers/Chess-v0"
-TICTACTOE_ID = "jaxcheckers/TicTacToe-v0"
-IDS = (CHECKERS_ID, CHESS_ID, TICTACTOE_ID)
-# Each id's single env and batched vector env, as "module:Class".
-ENTRY_POINTS = {
-    CHECKERS_ID: ("jaxcheckers.adapters.gymnasium", "CheckersEnv", "CheckersVectorEnv"),
-    CHESS_ID: ("jaxcheckers.adapters.gymnasium", "ChessEnv", "ChessVectorEnv"),
-    TICTACTOE_ID: ("jaxcheckers.adapters.tictactoe_gym", "TicTacToeGymEnv", "TicTacToeVectorEnv"),
-}
+__all__ = ["register_envs", "refuse_forked_workers", "IDS", "TICTACTOE_GYM_ID"]
+
+# tictactoe-gym's interface (both players in one env, the absolute board): an id of its own.
+TICTACTOE_GYM_ID = "jaxcheckers/TicTacToeGym-v0"
+LEARNER_ENTRY = "jaxcheckers.adapters.gymnasium"  # LearnerEnv, LearnerVectorEnv
+TICTACTOE_GYM_ENTRY = "jaxcheckers.adapters.tictactoe_gym"  # TicTacToeGymEnv, TicTacToeVectorEnv
 
 
-def register_envs() -> None:
-    """Registers every id, each with a single-env and a batched vector entry point."""
-    for env_id, (module, single, batched) in ENTRY_POINTS.items():
-        if env_id not in gymnasium.registry:
+def register_envs() -> tuple[str, ...]:
+    """Registers the id of every game in the registry (one learner against an opponent,
+    `jaxcheckers/TITLE-v0`, single and batched), and tictactoe-gym's
+    interface; returns the ids. Call it again after `jaxcheckers.register` to add a game's."""
+    ids = []
+    for name in names():
+        game = spec(name)
+        ids.append(game.gymnasium_id)
+        if game.gymnasium_id not in gymnasium.registry:
             gymnasium.register(
-                id=env_id,
-                entry_point=f"{module}:{single}",
-                vector_entry_point=f"{module}:{batched}",
+                id=game.gymnasium_id,
+                entry_point=f"{LEARNER_ENTRY}:LearnerEnv",
+                vector_entry_point=f"{LEARNER_ENTRY}:LearnerVectorEnv",
+                kwargs={"game": name},
             )
+    if TICTACTOE_GYM_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=TICTACTOE_GYM_ID,
+            entry_point=f"{TICTACTOE_GYM_ENTRY}:TicTacToeGymEnv",
+            vector_entry_point=f"{TICTACTOE_GYM_ENTRY}:TicTacToeVectorEnv",
+        )
+    return (*ids, TICTACTOE_GYM_ID)
 
 
 FORK_MESSAGE = (
@@ -77,4 +92,4 @@ def refuse_forked_workers() -> None:
         frame = frame.f_back
 
 
-register_envs()
+IDS = register_envs()

@@ -1,7 +1,7 @@
 """A Gymnasium tic-tac-toe environment in the manner of tictactoe-gym, on the JAX game.
 
     import gymnasium, jaxcheckers.adapters.tictactoe_gym  # the import registers the id
-    env = gymnasium.make("jaxcheckers/TicTacToe-v0", size=3)  # k=... for k in a row
+    env = gymnasium.make("jaxcheckers/TicTacToeGym-v0", size=3)  # k=... for k in a row
     observation, info = env.reset(seed=0)
     while True:
         observation, reward, terminated, truncated, info = env.step(env.unwrapped.get_actions()[0])
@@ -69,7 +69,7 @@ from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
 __all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]
 
-ENV_ID = registration.TICTACTOE_ID
+ENV_ID = registration.TICTACTOE_GYM_ID
 SYMBOLS = {1: "X", -1: "O", 0: "."}
 PLAYER_SIGNS = (1, -1)  # tictactoe-gym's names of player ids 0 and 1
 

@@ -67,7 +67,6 @@ __all__ = [
     "evaluate",
     "material",
     "root_values",
-    "search_value",
     "choose",
     "make_alphabeta_agent",
 ]
@@ -204,10 +203,6 @@ def next_move(cursor: MoveCursor, lay: Layout) -> MoveCursor:
         return MoveCursor(levels, stack, top.astype(jnp.int32), move, found)
 
     return jax.lax.while_loop(going_on, step, cursor._replace(found=jnp.bool_(False)))
-
-
-def _flip_all(positions: Position, lay: Layout) -> Position:
-    return jax.vmap(rules.flip_position, in_axes=(0, None))(positions, lay)
 
 
 def _count(bits: jax.Array) -> jax.Array:
@@ -356,13 +351,6 @@ def root_values(position: Position, jumper, *, depth: int, n: int) -> RootValues
         hops, _best_first(hops, lay), hops.valid.sum(), start, visit, _always, lay
     )
     return RootValues(values, hops.actions, hops.valid)
-
-
-def search_value(position: Position, jumper, *, depth: int, n: int) -> jax.Array:
-    """int32 (): the minimax score of the position for the side to move (−WIN with no move)."""
-    root = root_values(position, jumper, depth=depth, n=n)
-    best = jnp.where(root.valid, root.values, -INFINITY).max()
-    return jnp.where(root.valid.any(), best, -WIN)
 
 
 def choose(root: RootValues, key: jax.Array) -> jax.Array:

@@ -209,6 +209,12 @@ class Checkers(Env):
         few operations per word where packing the 256-entry mask cost several per action."""
         return rules.action_bits(rules.legal_moves(position, jumper, self._layout), self._layout)
 
+    def observe(self, state: CheckersState, player: jax.Array) -> jax.Array:
+        """bool (n, n, 4): own men, own kings, opponent men, opponent kings, in `player`'s
+        frame."""
+        board = jnp.where(state.current_player == player, state.board, rules.flip(state.board))
+        return rules.observation(board)
+
     def step(
         self, state: CheckersState, action: jax.Array, key: jax.Array | None = None
     ) -> CheckersState:

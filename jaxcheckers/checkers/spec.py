@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.checkers import fen, notation, pdn, positions, render, rules
+from jaxcheckers.checkers import fen, notation, pdn, positions, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.games import GameSpec
-
-
-def observe(state: CheckersState, player: jax.Array) -> jax.Array:
-    """bool (n, n, 4): own men, own kings, opponent men, opponent kings, in `player`'s frame."""
-    board = jnp.where(state.current_player == player, state.board, rules.flip(state.board))
-    return rules.observation(board)
 
 
 def rgb(state: CheckersState) -> np.ndarray:
@@ -65,12 +58,12 @@ SPEC = GameSpec(
     rgb=rgb,
     from_fen=from_fen,
     to_fen=fen.state_to_fen,
-    observe=observe,
     observation_dtype=np.int8,
     pettingzoo_name="checkers_v3",
     start=start,
     global_state=global_state,
     global_state_shape=lambda env: (env.board_size, env.board_size, 5),
+    game_object="jaxcheckers.adapters.game:Game",
     parse_move=notation.parse_move,
     move_name=notation.move_name,
     legal_moves_text=notation.legal_moves_text,

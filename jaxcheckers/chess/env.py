@@ -20,7 +20,7 @@ from jaxcheckers import bits
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import rules, tables
 from jaxcheckers.chess.rules import Position
-from jaxcheckers.core import Env, checked_max_steps
+from jaxcheckers.core import Env, checked_max_steps, replace_fields
 
 DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
 HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
@@ -62,6 +62,7 @@ class ChessState(NamedTuple):
     #   newest first, as PettingZoo stacks them ((1, 13, 2), unused, without history=True)
 
     stacked = False  # a class attribute, static: the observation is (8, 8, 111)
+    replace = replace_fields  # pgx's name for `_replace`
 
     @property
     def observation(self) -> jax.Array:
@@ -142,6 +143,10 @@ class Chess(Env):
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Chess) and repr(self) == repr(other)
+
+    def observe(self, state: ChessState, player: jax.Array) -> jax.Array:
+        """bool (8, 8, 20 or 111): what `player` sees, as PettingZoo's chess shows it."""
+        return _observe(state, player)
 
     def render(self, state) -> str:
         """A text board of one (unbatched) state (`jaxcheckers.chess.render`)."""
@@ -425,3 +430,36 @@ def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array) -> jax.Arr
     """The packed legal actions unpacked, all False where `over`."""
     legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
     return bits.unpack_mask(legal, tables.NUM_ACTIONS)
+
+
+def _order(planes: int) -> np.ndarray:
+    """The plane each plane of the other player's view is taken from: castling rights swap
+    (own king/queen side <-> the opponent's), and in each 13-plane board the 6 own piece planes
+    swap with the 6 opponent ones."""
+    order = np.arange(planes)
+    order[:4] = [2, 3, 0, 1]
+    for base in range(7, planes - 1, 13):
+        own = order[base : base + 6].copy()
+        order[base : base + 6] = order[base + 6 : base + 12]
+        order[base + 6 : base + 12] = own
+    return order
+
+
+def _observe(state: ChessState, player: jax.Array) -> jax.Array:
+    """bool (8, 8, 20 or 111): `chess_utils.get_observation(board, player)`'s planes (20), or
+    chess_v6's `observe` (111), as `player` sees them, from the mover's observation.
+
+    The other side's view is the mover's turned: rows mirrored, own and opponent planes swapped,
+    the colour plane inverted. Two planes follow PettingZoo's code rather than symmetry: in the
+    20-plane view the clock square is not mirrored, and the repetition plane is set for white
+    only (`board.mirror()` drops the move stack that `is_repetition` reads).
+    """
+    seen = state.observation
+    planes = seen.shape[-1]
+    turned = jnp.flip(seen[..., _order(planes)], axis=-3)
+    turned = turned.at[..., 4].set(~seen[..., 4])
+    if planes == 20:
+        repeated = (player == 0) & (state.repetitions >= 2)
+        turned = turned.at[..., 5].set(seen[..., 5])
+        turned = turned.at[..., 19].set(jnp.broadcast_to(repeated, seen.shape[:-1]))
+    return jnp.where(state.current_player == player, seen, turned)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.chess import pgn, san
@@ -13,39 +12,6 @@ from jaxcheckers.chess.render import render
 from jaxcheckers.games import GameSpec
 
 _OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty_move_rule")
-
-
-def _order(planes: int) -> np.ndarray:
-    """The plane each plane of the other player's view is taken from: castling rights swap
-    (own king/queen side <-> the opponent's), and in each 13-plane board the 6 own piece planes
-    swap with the 6 opponent ones."""
-    order = np.arange(planes)
-    order[:4] = [2, 3, 0, 1]
-    for base in range(7, planes - 1, 13):
-        own = order[base : base + 6].copy()
-        order[base : base + 6] = order[base + 6 : base + 12]
-        order[base + 6 : base + 12] = own
-    return order
-
-
-def observe(state: ChessState, player: jax.Array) -> jax.Array:
-    """bool (8, 8, 20 or 111): `chess_utils.get_observation(board, player)`'s planes (20), or
-    chess_v6's `observe` (111), as `player` sees them, from the mover's observation.
-
-    The other side's view is the mover's turned: rows mirrored, own and opponent planes swapped,
-    the colour plane inverted. Two planes follow PettingZoo's code rather than symmetry: in the
-    20-plane view the clock square is not mirrored, and the repetition plane is set for white
-    only (`board.mirror()` drops the move stack that `is_repetition` reads).
-    """
-    seen = state.observation
-    planes = seen.shape[-1]
-    turned = jnp.flip(seen[..., _order(planes)], axis=-3)
-    turned = turned.at[..., 4].set(~seen[..., 4])
-    if planes == 20:
-        repeated = (player == 0) & (state.repetitions >= 2)
-        turned = turned.at[..., 5].set(seen[..., 5])
-        turned = turned.at[..., 19].set(jnp.broadcast_to(repeated, seen.shape[:-1]))
-    return jnp.where(state.current_player == player, seen, turned)
 
 
 def rgb(state: ChessState) -> np.ndarray:
@@ -91,7 +57,6 @@ SPEC = GameSpec(
     rgb=rgb,
     from_fen=state_from_fen,
     to_fen=chess_fen,
-    observe=observe,
     observation_dtype=np.bool_,
     pettingzoo_name="chess_v6",
     pettingzoo_defaults={"history": True, "max_steps": None},

@@ -1,7 +1,7 @@
 """n×n tic-tac-toe, k marks in a row to win, on the State contract every jaxcheckers game keeps.
 
     env = jaxcheckers.make("tictactoe")                # 3×3, three in a row
-    env = jaxcheckers.make("tictactoe", size=15, k=5)  # free-style gomoku
+    env = jaxcheckers.make("tictactoe", board_size=15, k=5)  # free-style gomoku
 
 Rules (those of tictactoe-gym, generalised to k in a row):
 - Player 0 (X) moves first, then the players alternate. An action is a square, numbered row by
@@ -9,7 +9,7 @@ Rules (those of tictactoe-gym, generalised to k in a row):
 - A mark that completes k in a row along a row, a column or either diagonal wins: +1 for the
   winner, −1 for the loser. A full board without such a line is a draw (0 for both).
 - An illegal action ends the game with −1 for the mover and 0 for the other (`core.Env.step`).
-- Games end by themselves within n² steps, so nothing is ever truncated (`max_steps` is None).
+- Games end by themselves within n² steps, so nothing is truncated unless `max_steps` asks.
 
 The agent sees `observation`, bool (n, n, 2) in the mover's frame: its own marks, then the
 opponent's. `gym_board(state)` gives tictactoe-gym's absolute view instead.
@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import Env, replace_fields
+from jaxcheckers.core import Env, checked_max_steps, replace_fields
 
 __all__ = ["TicTacToe", "TicTacToeState", "gym_board", "winning_lines", "MIN_SIZE", "MAX_SIZE"]
 
@@ -149,21 +149,35 @@ class TicTacToe(Env):
     """n×n tic-tac-toe, k marks in a row to win (see the module docstring for the rules).
 
     Options (keyword-only):
-        size: the board's side n, 3 to 19 (default 3).
-        k: marks in a row that win, 1 to size (default: size, as in tictactoe-gym).
+        board_size: the board's side n, 3 to 19 (default 3); `size` is the same option under
+            tictactoe-gym's name.
+        k: marks in a row that win, 1 to n (default: n, as in tictactoe-gym).
+        max_steps: steps after which a game is cut (`truncated`); None (the default) never cuts,
+            as a game ends by itself within n² steps.
     """
 
-    max_steps = None  # a game lasts at most n² steps
-
-    def __init__(self, *, size: int = 3, k: int | None = None):
+    def __init__(
+        self,
+        *,
+        board_size: int | None = None,
+        k: int | None = None,
+        max_steps: int | None = None,
+        size: int | None = None,
+    ):
+        if board_size is not None and size is not None:
+            raise ValueError("give board_size or size (the same option), not both")
+        size = board_size if board_size is not None else 3 if size is None else size
         if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+            raise ValueError(
+                f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {size!r}"
+            )
         if k is None:
             k = size
         if not _is_int(k) or not 1 <= k <= size:
-            raise ValueError(f"k must be an int from 1 to size ({size}), got {k!r}")
-        self.size = n = int(size)
+            raise ValueError(f"k must be an int from 1 to board_size ({size}), got {k!r}")
+        self.size = self.board_size = n = int(size)
         self.k = int(k)
+        self.max_steps = checked_max_steps(max_steps)
         self.num_actions = n * n
         self.observation_shape = (n, n, 2)
         self.lines = winning_lines(n, self.k)
@@ -171,7 +185,12 @@ class TicTacToe(Env):
         self._lines_through = lines_through_squares(self.lines, n * n)
 
     def __repr__(self) -> str:
-        return f"TicTacToe(size={self.size}, k={self.k})"
+        cut = "" if self.max_steps is None else f", max_steps={self.max_steps}"
+        return f"TicTacToe(board_size={self.size}, k={self.k}{cut})"
+
+    def observe(self, state: TicTacToeState, player: jax.Array) -> jax.Array:
+        """bool (n, n, 2): `player`'s marks, then the opponent's (tictactoe_v3's planes)."""
+        return observation(state.board, player, self.size)
 
     def _init(self, key: jax.Array) -> TicTacToeState:
         del key  # every game starts on the empty board

@@ -6,15 +6,9 @@ import jax
 import numpy as np
 
 from jaxcheckers.games import GameSpec
-from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board, observation
+from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
 
 SYMBOLS = {1: "X", -1: "O", 0: "."}  # player 0's marks, player 1's, an empty square
-
-
-def observe(state: TicTacToeState, player: jax.Array) -> jax.Array:
-    """bool (n, n, 2): `player`'s marks, then the opponent's (tictactoe_v3's planes)."""
-    size = int(round(state.board.shape[-1] ** 0.5))
-    return observation(state.board, player, size)
 
 
 def text(state: TicTacToeState) -> str:
@@ -42,10 +36,10 @@ SPEC = GameSpec(
     name="tictactoe",
     make=TicTacToe,
     players=("X", "O"),
-    size_option="size",
+    title="TicTacToe",
+    size_option="board_size",
     text=text,
     rgb=rgb,
-    observe=observe,
     observation_dtype=np.int8,
     pettingzoo_name="tictactoe_v3",
     start=start,

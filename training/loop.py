@@ -1,0 +1,197 @@
+"""The training loop of `jaxcheckers train`: chunks of jitted updates, their metrics written,
+evaluations and checkpoints on schedule, a stop on a loss that is no longer finite, and Ctrl-C
+saved."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+import jax
+import numpy as np
+from jaxcheckers.training.evaluation import evaluate
+from jaxcheckers.training.records import MetricsLog, plot_learning_curves
+from tqdm import tqdm
+
+__all__ = ["train_loop", "TrainingDiverged"]
+
+
+class TrainingDiverged(ValueError):
+    """The loss or the parameters stopped being finite numbers."""
+
+
+def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dict) -> int:
+    """Runs the updates left; 0 when done, 130 after Ctrl-C (the state saved first).
+
+    TrainingDiverged (a ValueError: one line from the CLI) as soon as a loss or a parameter is
+    not finite: the rows that show it are written, but nothing from then on is saved or
+    evaluated.
+    """
+
+    config = trainer.config
+    first = done = int(state.update_step)
+    # With several processes, the first one writes the records and shows the progress.
+    primary = jax.process_index() == 0
+    if primary:
+        log = MetricsLog(run_dir, tensorboard=args.tensorboard, keep_through=done)
+    else:
+        log = _NoLog(done)
+    if log.dropped:
+        print(f"metrics.jsonl: dropped {log.dropped} rows after update {done}, the checkpoint's")
+    progress = tqdm(
+        total=config.num_updates * config.steps_per_update,
+        initial=done * config.steps_per_update,
+        unit="step",
+        unit_scale=True,
+        disable=args.no_progress or not primary,
+        dynamic_ncols=True,
+    )
+    started = time.time()
+    latest_eval: dict[str, float] = {}
+    metrics = None  # of the chunk in flight, until its rows are written
+    try:
+        while done < config.num_updates:
+            chunk = min(config.log_every, config.num_updates - done)
+            state, metrics = trainer.run_updates(state, chunk)
+            rows = _new_rows(metrics, log.last_update, started)
+            previous, done = done, rows[-1]["update"]
+            _check_finite(rows, state, log, checkpoints)
+            if _crossed(previous, done, config.eval_every) or done == config.num_updates:
+                latest_eval = evaluate(evaluators, state.params, done)
+                rows[-1].update(latest_eval)
+            for row in rows:
+                log.write(row)
+            metrics = None
+            if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
+                checkpoints.save(done, state)
+
+            summary = _summary(rows[-1], latest_eval)
+            progress.set_postfix(summary, refresh=False)
+            progress.update((done - previous) * config.steps_per_update)
+            if args.no_progress and primary:
+                text = " ".join(f"{k}={v}" for k, v in summary.items())
+                print(f"update {done}/{config.num_updates} {text}", flush=True)
+    except KeyboardInterrupt:
+        progress.close()
+        return _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
+    finally:
+        progress.close()
+        log.close()
+    if not primary:
+        return 0
+    png = plot_learning_curves(run_dir)
+    elapsed = time.time() - started
+    steps = (done - first) * config.steps_per_update
+    print(
+        f"done in {elapsed:.0f} s ({steps / max(elapsed, 1e-9):,.0f} env steps/s incl. eval); "
+        f"curves: {png}; policy: {run_dir}"
+    )
+    for name, value in sorted(latest_eval.items()):
+        print(f"  {name} = {value:.3f}")
+    return 0
+
+
+class _NoLog:
+    """The metrics log of a process that does not write one (not the first of several)."""
+
+    dropped = 0
+
+    def __init__(self, last_update: int):
+        self.last_update = last_update
+
+    def write(self, row: dict) -> None:
+        self.last_update = max(self.last_update, int(row.get("update", 0)))
+
+    def close(self) -> None:
+        pass
+
+
+def _new_rows(metrics, logged: int, started: float) -> list[dict]:
+    """One row per update of `metrics` (a chunk's, stacked) after update `logged`."""
+
+    metrics = jax.device_get(metrics)
+    count = len(metrics["update"])
+    rows = [{name: _plain(values[i]) for name, values in metrics.items()} for i in range(count)]
+    rows[-1]["time_s"] = round(time.time() - started, 2)
+    return [row for row in rows if row["update"] > logged]
+
+
+def _check_finite(rows: list[dict], state, log, checkpoints) -> None:
+    """TrainingDiverged, after writing `rows`, unless every loss and parameter is finite."""
+
+    bad = [row for row in rows if not all(map(math.isfinite, _losses(row)))]
+    params_ok = all(bool(np.isfinite(leaf).all()) for leaf in jax.tree.leaves(state.params))
+    if not bad and params_ok:
+        return
+    for row in rows:
+        log.write(row)
+    where = (
+        f"the loss is {bad[0]['loss']} at update {bad[0]['update']}"
+        if bad
+        else f"the parameters are not finite after update {rows[-1]['update']}"
+    )
+    good = checkpoints.latest_step()
+    raise TrainingDiverged(
+        f"training diverged: {where}; stopped without saving or evaluating those parameters "
+        f"(last checkpoint: {'none' if good is None else f'update {good}'}); try a lower "
+        "--learning-rate"
+    )
+
+
+def _losses(row: dict) -> list[float]:
+    return [value for name, value in row.items() if "loss" in name]
+
+
+def _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started) -> int:
+    """Ctrl-C: record the chunk in flight (the device finishes it anyway), save the state, and
+    say how to go on."""
+    try:
+        if metrics is not None:
+            rows = _new_rows(metrics, log.last_update, started)
+            _check_finite(rows, state, log, checkpoints)
+            for row in rows:
+                log.write(row)
+        done = int(state.update_step)
+        if checkpoints.latest_step() != done:
+            checkpoints.save(done, state)
+    except TrainingDiverged:
+        raise
+    except Exception as error:  # e.g. the state's buffers went to the update Ctrl-C stopped
+        good = checkpoints.latest_step()
+        print(
+            f"interrupted; the latest state could not be saved ({type(error).__name__}): "
+            f"continue from update {good} with: jaxcheckers train --resume {run_dir}",
+            file=sys.stderr,
+        )
+        return 130
+    print(
+        f"interrupted at update {done}, saved: continue with: jaxcheckers train --resume {run_dir}",
+        file=sys.stderr,
+    )
+    return 130
+
+
+def _summary(last: dict, latest_eval: dict) -> dict:
+    summary = {
+        "loss": f"{last['loss']:.3f}",
+        "ent": f"{last['entropy']:.2f}",
+        "len": f"{last['game_length']:.0f}",
+    }
+    # The score (a draw counts half), the figure the READMEs and the arena report.
+    for key, value in latest_eval.items():
+        if key.endswith("/score"):
+            spec = key.removeprefix("eval/").removesuffix("/score")  # a spec may hold a "/"
+            summary[f"score/{spec}"] = f"{value:.2f}"
+    return summary
+
+
+def _crossed(previous: int, now: int, every: int) -> bool:
+    """Whether a multiple of `every` lies in (previous, now]."""
+    return bool(every) and now // every > previous // every
+
+
+def _plain(value):
+    """A JSON-ready Python number from a numpy scalar."""
+    return value.item() if hasattr(value, "item") else value
