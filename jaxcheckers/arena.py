@@ -395,8 +395,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.pdn:
-        check_writable(args.pdn)  # before the games, not after: ValueError, one line from the CLI
+    if args.pdn is not None:
+        check_writable(args.pdn, new=True)  # before the games: ValueError, one line from the CLI
     try:
         extra = {} if args.max_steps is None else {"max_steps": args.max_steps}
         env = env_from_arguments(args, **extra)
@@ -417,10 +417,10 @@ def run(args: argparse.Namespace) -> int:
         jax.random.key(args.seed),
         opening_plies=args.opening_plies,
         batch_size=args.batch_size,
-        record=bool(args.pdn),
+        record=args.pdn is not None,
     ):
         results.append({"a": a, "b": b, "seconds": seconds, **dataclasses.asdict(summary)})
-        if args.pdn:
+        if args.pdn is not None:
             pdn_games += match_games(match, a, b, env, first_round=len(pdn_games) + 1)
         if not args.json:
             print(describe(a, b, summary, seconds))
@@ -431,9 +431,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2), flush=True)
     elif len(names) > 2:
         print(round_robin_table(names, results), flush=True)
-    if args.pdn:  # after the results are out: a failed write loses only the file
-        with open(args.pdn, "w", encoding="utf-8") as file:
-            file.write(records.format_games(pdn_games))
+    if args.pdn is not None:  # after the results are out
+        text = records.format_games(pdn_games)
+        try:
+            with open(args.pdn, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as error:  # checked before the games; it can still fail (a full disk)
+            print(f"arena: could not save the games to {args.pdn}: {error}", file=sys.stderr)
+            print(text)  # the games are not lost: they go to the screen instead
+            return 1
         if not args.json:
             print(f"{len(pdn_games)} games saved to {args.pdn}")
     return 0

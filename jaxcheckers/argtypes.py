@@ -108,13 +108,19 @@ def positive_int_list(text: str) -> tuple[int, ...]:
         ) from None
 
 
-def check_writable(path: str | Path) -> Path:
+def check_writable(path: str | Path, *, new: bool = False) -> Path:
     """`path` if a file can be written there; ValueError saying why not. Leaves no file behind.
 
-    Run before the work whose result goes there, so that a typo costs nothing.
+    Run before the work whose result goes there, so that a typo costs nothing. `new`: refuse a
+    file that exists already (a game record is never overwritten); a device such as /dev/null
+    is not a file.
     """
     path = Path(path)
+    if not str(path).strip():
+        raise ValueError("an empty file name")
     existed = path.exists()
+    if new and path.is_file():
+        raise ValueError(f"{path} exists already; give a new file name (it is not overwritten)")
     try:
         with path.open("a" if existed else "x", encoding="utf-8"):
             pass

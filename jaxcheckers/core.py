@@ -174,12 +174,17 @@ class Env(abc.ABC):
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
 
 
+MAX_STEP_COUNT = 2**31 - 1  # the largest int32 step count
+
+
 def checked_max_steps(max_steps: Any) -> int | None:
     """`max_steps` as an env takes it (a positive int, or None never to truncate); ValueError."""
     if max_steps is None:
         return None
     if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    if max_steps > MAX_STEP_COUNT:  # the step count is an int32
+        raise ValueError(f"max_steps must be at most {MAX_STEP_COUNT} (or None), got {max_steps}")
     return int(max_steps)
 
 

@@ -417,12 +417,33 @@ def run(args: argparse.Namespace) -> int:
             for r, m in zip(results, matches, strict=True)
         ],
     }
-    report, text = fit_report(report)
+    try:
+        report, text = fit_report(report)
+    except (ValueError, np.linalg.LinAlgError) as error:
+        # The games cost minutes to hours: they are kept whatever the fit does.
+        kept = _keep_games(report, out)
+        print(
+            f"ladder: the rating fit failed ({error}); the games are kept in {kept}",
+            file=sys.stderr,
+        )
+        return 1
     print(text, flush=True)
     if out is not None:
         write_report(report, out, plot=not args.no_plot)
         print(f"written to {out}/", file=sys.stderr)
     return 0
+
+
+def _keep_games(report: dict, out: Path | None) -> str:
+    """Writes the played games (the report before its fit) to OUT/ladder-games.json, or to a
+    file in the working directory without --out; returns where."""
+    path = (out or Path(".")) / "ladder-games.json"
+    try:
+        path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    except OSError:
+        print(json.dumps(report, indent=2), flush=True)
+        return "the JSON printed above"
+    return str(path)
 
 
 def fit_report(report: dict) -> tuple[dict, str]:

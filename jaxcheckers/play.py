@@ -330,7 +330,7 @@ def _env_and_start(args: argparse.Namespace):
     game = games.spec(args.game)
     options = size_options(args.game, args.board_size)
     env = game.make(**options)
-    if not args.fen:
+    if args.fen is None:
         return env, env.reset(jax.random.key(0))
     if game.from_fen is None:
         raise ValueError(f"{args.game} has no position text: --fen cannot be read")
@@ -349,8 +349,8 @@ def _seat_specs(args: argparse.Namespace, game: games.GameSpec) -> tuple[str, st
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.pdn:
-            check_writable(args.pdn)  # now, not after a whole game
+        if args.pdn is not None:
+            check_writable(args.pdn, new=True)  # now, not after a whole game
         env, state = _env_and_start(args)
         notation = notation_of(env)
         seats = tuple(
@@ -372,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
         delay=args.delay,
         notation=notation,
     )
-    if args.pdn:
+    if args.pdn is not None:
         try:
             with open(args.pdn, "w", encoding="utf-8") as file:
                 file.write(records.format_game(game))

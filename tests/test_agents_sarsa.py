@@ -181,3 +181,18 @@ def test_weights_file_round_trip_and_agent_spec(tmp_path):
         make_agent(f"sarsa:{path}", ENV)  # trained on 6×6
     with pytest.raises(ValueError):
         make_agent(f"sarsa:{tmp_path / 'missing.json'}", ENV)
+
+
+@pytest.mark.parametrize(
+    "change, word",
+    [({"weights": [float("nan")] * 8}, "finite"), ({"feature_scale": 0}, "feature_scale")],
+)
+def test_weights_that_cannot_play_are_refused_when_loaded(change, word, tmp_path):
+    import json
+
+    path = tmp_path / "w.json"
+    sarsa.save_weights(path, np.ones(8), board_size=8)
+    record = {**json.loads(path.read_text()), **change}
+    path.write_text(json.dumps(record))
+    with pytest.raises(ValueError, match=word):
+        make_agent(f"sarsa:{path}", jaxcheckers.make("checkers"))

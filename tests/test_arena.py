@@ -168,10 +168,14 @@ def test_the_arena_plays_tictactoe_from_the_command(capsys):
     assert result["games"] == 40 and result["losses"] == 0 and result["wins"] > 20
 
 
-def test_board_size_is_refused_where_a_game_has_none(capsys):
-    argv = ["arena", "--game", "tictactoe", "random", "random", "--max-steps", "5"]
+def test_board_size_is_refused_where_a_game_has_none_and_max_steps_taken_by_every_game(capsys):
+    argv = ["arena", "--game", "chess", "random", "random", "--board-size", "6"]
     assert main(argv) == 2
-    assert "tictactoe" in capsys.readouterr().err
+    assert "chess has no --board-size" in capsys.readouterr().err
+    argv = ["arena", "--game", "tictactoe", "random", "random", "--games", "4", "--max-steps", "2"]
+    assert main([*argv, "--json"]) == 0
+    (match,) = json.loads(capsys.readouterr().out)["matches"]
+    assert match["draws"] == 4  # every game cut after two marks: a draw
 
 
 @pytest.mark.parametrize(

@@ -79,6 +79,13 @@ def test_restore_verifies_and_falls_back_to_the_newest_good_checkpoint(tmp_path,
     err = capsys.readouterr().err
     assert "checkpoint 2" in err and "damaged" in err and "using checkpoint 1" in err
     assert "Traceback" not in err and "Event loop" not in err
+    # The damaged one is set aside, so the resumed run saves its step again, and the next
+    # resume finds nothing damaged.
+    assert "checkpoint 2 set aside as damaged-2" in err
+    assert (checkpoints.directory / "damaged-2").is_dir() and checkpoints.latest_step() == 1
+    checkpoints.save(2, _state(3.0, step=2))
+    assert int(checkpoints.restore_state(_state(0.0)).update_step) == 2
+    assert "damaged" not in capsys.readouterr().err
     checkpoints.close()
 
 

@@ -43,7 +43,7 @@ def test_en_passant_square_printed_only_when_a_capture_is_legal():
     [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "6 fields"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "8 ranks"),
-        ("rnbqkbnr/pppppppp/45/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "squares"),
+        ("rnbqkbnr/pppppppp/45/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "two digits in a row"),
         ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unknown piece"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
         ("4k3/8/8/8/8/8/8/K3K3 w - - 0 1", "white has 2 kings"),
@@ -55,7 +55,7 @@ def test_en_passant_square_printed_only_when_a_capture_is_legal():
         ("4k3/8/8/8/8/8/8/4K3 w KK - 0 1", "castling rights"),
         ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
         ("4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1", "en-passant"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "integers"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "whole numbers"),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove"),
     ],
 )
@@ -121,3 +121,36 @@ def test_render_draws_the_board_as_python_chess():
     rows = [line[2:] for line in text.splitlines()[:8]]
     assert rows == str(chess.Board(fen)).splitlines()
     assert text.splitlines()[-1] == fen
+
+
+@pytest.mark.parametrize(
+    "fen, rewards",
+    [
+        ("7k/5KQ1/8/8/8/8/8/8 b - - 0 1", [1.0, -1.0]),  # black to move, mated
+        ("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", [1.0, -1.0]),  # smothered: black mated
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", [0.0, 0.0]),  # stalemate: a draw
+    ],
+)
+def test_a_start_already_decided_carries_its_result(fen, rewards):
+    state = state_from_fen(fen)
+    assert bool(state.terminated)
+    np.testing.assert_array_equal(state.rewards, rewards)
+
+
+@pytest.mark.parametrize(
+    "fen, word",
+    [
+        ("4k3/8/8/8/8/8/8/44K w - - 0 1", "two digits in a row"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - ０ 1", "clocks are whole numbers"),  # a full-width digit
+        ("4k3/8/8/8/8/8/8/4K3 w - - +0 1", "clocks are whole numbers"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0_0 1", "clocks are whole numbers"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999", "clocks are whole numbers"),
+        ("4k3/8/PPPPPPPP/PPPPPPPP/8/8/8/4K3 w - - 0 1", "more pieces than a side can have"),
+        ("4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1", "more pieces than a side can have"),
+    ],
+)
+def test_malformed_or_impossible_fen_is_refused_with_the_reason(fen, word):
+    with pytest.raises(ValueError, match=word):
+        state_from_fen(fen)
+    if fen.count("P") > 8:  # python-chess calls it invalid too (it does not count promotions)
+        assert not chess.Board(fen).is_valid()

@@ -139,3 +139,11 @@ def test_pdn_round_trips_40_random_games():
         last = replayed.states[-1]
         assert (np.asarray(last.board) == np.asarray(final.board[g])).all()
         assert bool(last.terminated) == bool(final.terminated[g])
+
+
+@pytest.mark.parametrize("no_moves, rewards", [("lose", [-1.0, 1.0]), ("pass", [0.0, 0.0])])
+def test_a_start_with_no_move_for_the_mover_carries_its_result(no_moves, rewards):
+    env = jaxcheckers.make("checkers", no_moves=no_moves)
+    state = state_from_fen(env, "B:W21-32")  # black to move has no piece
+    assert bool(state.terminated)
+    np.testing.assert_array_equal(state.rewards, rewards)

@@ -236,3 +236,17 @@ def test_without_matplotlib_the_command_says_so_in_one_line_before_playing(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "matplotlib" in error and "--no-plot" in error
     assert not out.exists()  # refused before any game was played or file written
+
+
+def test_the_games_are_kept_when_the_fit_fails(tmp_path, capsys):
+    """perfect wins both games (seed 2): with no prior there is no finite rating."""
+    from jaxcheckers.cli import main
+
+    args = ["ladder", "--game", "tictactoe", "random", "perfect", "--games", "2", "--seed", "2"]
+    status = main([*args, "--prior-draws", "0", "--out", str(tmp_path), "--no-plot"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "the rating fit failed (no finite ratings" in err and "ladder-games.json" in err
+    kept = json.loads((tmp_path / "ladder-games.json").read_text())
+    (pair,) = kept["pairs"]
+    assert (pair["wins"], pair["draws"], pair["losses"]) == (0, 0, 2)

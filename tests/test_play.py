@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import jax
 import numpy as np
@@ -202,3 +203,53 @@ def test_chess_refuses_what_it_cannot_do_in_one_line(capsys):
     assert lines[0] == "play: chess has no --board-size"
     assert lines[1].startswith("play: chess alpha-beta searches 1 to 4 plies deep, got 9")
     assert lines[2] == "play: white has 0 kings; each side has exactly one"
+
+
+@pytest.mark.parametrize(
+    "argv, status, result",
+    [
+        # Black to move is mated: white has won before any move.
+        (
+            ["--game", "chess", "--fen", "7k/5KQ1/8/8/8/8/8/8 b - - 0 1"],
+            "white (human) wins",
+            "1-0",
+        ),
+        # Black to move has no piece, so no move: white has won (American rules).
+        (["--fen", "B:W21-32"], "white (alphabeta:3) wins", "1-0"),
+    ],
+)
+def test_a_position_that_starts_decided_is_scored_as_decided(argv, status, result, tmp_path):
+    record = tmp_path / "game.txt"
+    command = [sys.executable, "-m", "jaxcheckers.cli", "play", *argv, "--pdn", str(record)]
+    done = subprocess.run(command, input="", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    last_status, saved = done.stdout.rstrip().splitlines()[-2:]
+    assert last_status.endswith(f"game over: {status}") and saved.startswith("game saved")
+    assert f'[Result "{result}"]' in record.read_text()
+
+
+def test_a_record_is_never_overwritten_and_an_empty_name_is_refused(tmp_path, capsys):
+    from jaxcheckers.cli import main
+
+    earlier = tmp_path / "earlier.pdn"
+    earlier.write_text("[Event \"kept\"]\n")
+    assert main(["play", "--black", "random", "--white", "random", "--pdn", str(earlier)]) == 2
+    assert main(["play", "--fen", "", "--black", "random", "--white", "random"]) == 2
+    assert main(["arena", "random", "random", "--games", "2", "--pdn", str(earlier)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    refused = f"{earlier} exists already; give a new file name (it is not overwritten)"
+    assert lines[0] == f"play: {refused}"
+    assert lines[1].startswith("play: ") and len(lines) == 3
+    assert "exists already" in lines[2]
+    assert earlier.read_text() == '[Event "kept"]\n'
+
+
+def test_arena_games_that_cannot_be_saved_go_to_the_screen(capsys):
+    from jaxcheckers.cli import main
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    assert main(["arena", "random", "random", "--games", "2", "--pdn", "/dev/full"]) == 1
+    captured = capsys.readouterr()
+    assert "arena: could not save the games to /dev/full" in captured.err
+    assert captured.out.count('[Event "jaxcheckers arena"]') == 2

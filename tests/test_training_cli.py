@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import time
 
 import jax
@@ -55,6 +56,8 @@ BAD = {
     "huge seed": (["--seed", "9" * 20], "--seed"),
     "out in /proc": (["--out", "/proc/jaxcheckers-run"], "/proc/jaxcheckers-run"),
     "resume nothing": (["--resume", "/nonexistent/run"], "/nonexistent/run"),
+    "resume empty": (["--resume", ""], "--resume needs the run directory"),
+    "out empty": (["--out", " "], "--out needs a directory"),
 }
 
 
@@ -350,3 +353,41 @@ def test_a_stopped_run_resumes_to_where_an_uninterrupted_run_ends(signal_name, t
         return json.loads((run_dir / "checkpoints" / "40" / "checksums.json").read_text())
 
     assert final_digest(stopped) == final_digest(straight)
+
+
+def test_sigterm_saves_the_run_and_a_run_directory_is_locked_while_it_trains(tmp_path, capsys):
+    """A cluster's SIGTERM (before preemption) stops the run as Ctrl-C does: saved first. While
+    it trains, a second process is refused the directory; a lock left by a killed process is
+    recognised as stale."""
+    import signal
+    import subprocess
+    import sys
+
+    flags = [*TINY_RUN, "--total-steps", str(100_000 * TINY_STEPS), "--eval-every", "0"]
+    flags += ["--checkpoint-every", "0"]
+    run_dir = tmp_path / "run"
+    command = [sys.executable, "-m", "jaxcheckers.cli", *flags, "--out", str(run_dir)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if line.startswith("update 5/"):
+            second = run_cli(["train", "--resume", str(run_dir), "--no-progress"], capsys)
+            process.send_signal(signal.SIGTERM)
+            break
+    _, err = process.communicate(timeout=300)
+    assert_one_line_error(second[0], second[2], "is in use: process", str(process.pid))
+    assert process.returncode == 143, err
+    assert "Traceback" not in err and "interrupted at update" in err
+    assert f"jaxcheckers train --resume {run_dir}" in err
+    saved = [int(p.name) for p in (run_dir / "checkpoints").iterdir() if p.name.isdigit()]
+    assert saved and min(saved) >= 5
+    assert not (run_dir / "train.lock").exists()  # released
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    (run_dir / "train.lock").write_text(f"{socket.gethostname()} {gone.stdout.strip()}\n")
+    done_steps = max(saved) * TINY_STEPS
+    status, out, err = run_cli(
+        ["train", "--resume", str(run_dir), "--total-steps", str(done_steps)], capsys
+    )
+    assert status == 0, err
+    assert "replaced the stale lock of process" in err and "the run is complete" in out

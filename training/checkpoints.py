@@ -9,6 +9,9 @@ PRNG key, update count, and what else the trainer's TrainState holds) and
 from __future__ import annotations
 
 import collections
+import contextlib
+import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -28,7 +31,16 @@ from jaxcheckers.checkpoints import (
     write_checksums,
 )
 
-__all__ = ["RunCheckpoints", "write_config", "read_config", "find_run_dir", "load_params"]
+__all__ = [
+    "RunCheckpoints",
+    "write_config",
+    "read_config",
+    "find_run_dir",
+    "load_params",
+    "run_lock",
+    "new_run_dir",
+    "check_out",
+]
 
 # TrainState fields added after runs were already saved, each with what restoring a run saved
 # before it leaves that field at (the template's fresh value) and why that resumes the same run.
@@ -116,6 +128,7 @@ class RunCheckpoints:
             return type(part)(*restored["state"])
 
         step, state = restore_newest_good(self.directory, steps, restore, "state")
+        self._set_aside([at for at in steps if at > step])
         missing = [name for name in template._fields if name not in state._fields]
         for name in missing:
             print(
@@ -124,6 +137,22 @@ class RunCheckpoints:
                 file=sys.stderr,
             )
         return template._replace(**state._asdict())
+
+    def _set_aside(self, damaged: list[int]) -> None:
+        """Renames each damaged checkpoint <step> to damaged-<step> (kept for a look, no longer a
+        checkpoint), so that the run resumed from an older one can save those steps again."""
+        if not damaged or jax.process_index() != 0:
+            return
+        for step in damaged:
+            source = self.directory / str(step)
+            target = self.directory / f"damaged-{step}"
+            suffix = 1
+            while target.exists():
+                suffix += 1
+                target = self.directory / f"damaged-{step}-{suffix}"
+            source.rename(target)
+            print(f"checkpoint {step} set aside as {target.name}", file=sys.stderr)
+        self.manager.reload()
 
     def _saved_fields(self, step: int) -> list[str]:
         """The names of the TrainState fields that checkpoint `step` holds."""
@@ -225,4 +254,59 @@ def _mkdir(path: Path, exist_ok: bool) -> bool:
         raise ValueError(
             f"cannot create the run directory {path}: {error.strerror or error}"
         ) from None
+    return True
+
+
+# -- the lock of a run directory ------------------------------------------------------------
+
+LOCK_FILE = "train.lock"  # in the run directory: "HOST PID" of the process training in it
+
+
+@contextlib.contextmanager
+def run_lock(run_dir: str | Path):
+    """Holds the run directory for this process while it trains: ValueError if another live
+    process holds it; a lock left by a process that is gone (killed) is replaced, with a word."""
+    path = Path(run_dir) / LOCK_FILE
+    while True:
+        try:
+            descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            host, pid = _lock_holder(path)
+            if host != socket.gethostname():
+                raise ValueError(
+                    f"{run_dir} is locked by process {pid} on {host}; if that run has ended, "
+                    f"remove {path}"
+                ) from None
+            if pid is not None and _alive(pid):
+                raise ValueError(
+                    f"{run_dir} is in use: process {pid} is training in it (lock {path})"
+                ) from None
+            stale = f"{path}: replaced the stale lock of process {pid}, no longer running"
+            print(stale, file=sys.stderr)
+            path.unlink(missing_ok=True)
+            continue
+        with os.fdopen(descriptor, "w") as file:
+            file.write(f"{socket.gethostname()} {os.getpid()}\n")
+        break
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _lock_holder(path: Path) -> tuple[str | None, int | None]:
+    try:
+        host, pid = path.read_text().split()
+        return host, int(pid)
+    except (OSError, ValueError):  # being written, or garbage: as a lock of this host, no pid
+        return socket.gethostname(), None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
     return True

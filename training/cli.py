@@ -30,6 +30,7 @@ process writes the records, and --resume is refused for now (training/README.md)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 from pathlib import Path
@@ -41,6 +42,7 @@ from jaxcheckers.training.checkpoints import (
     check_out,
     new_run_dir,
     read_config,
+    run_lock,
     write_config,
 )
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of, preset
@@ -257,9 +259,12 @@ def initialize_distributed() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.resume is not None and not args.resume.strip():
+        raise ValueError("--resume needs the run directory to continue, got an empty path")
+    if args.out is not None and not args.out.strip():
+        raise ValueError("--out needs a directory, got an empty path")
     if args.distributed:
         initialize_distributed()
-
 
     several = jax.process_count() > 1
     if several and args.resume:
@@ -292,6 +297,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             run_dir = Path(args.out)
 
+    # The first process holds the run directory while it trains (the others write no records).
+    with run_lock(run_dir) if jax.process_index() == 0 else contextlib.nullcontext():
+        return _train(trainer, run_dir, args, config, changes, mesh, evaluators)
+
+
+def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evaluators) -> int:
+    """Restores the run (with --resume) and trains it to its end."""
     checkpoints = RunCheckpoints(run_dir)
     try:
         if args.resume and checkpoints.latest_step() is None:

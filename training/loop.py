@@ -4,8 +4,11 @@ saved."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,8 +25,33 @@ class TrainingDiverged(ValueError):
     """The loss or the parameters stopped being finite numbers."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what a cluster scheduler sends before it preempts a job) was received: stop as
+    Ctrl-C does, saving first."""
+
+
+class _Sigterm:
+    """Notes a SIGTERM in the main thread; the loop stops at the end of the chunk in flight,
+    where the state is whole (an exception raised inside an update would leave its donated
+    buffers deleted)."""
+
+    def __init__(self):
+        self.received = False
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, self._note)
+
+    def _note(self, signum, frame) -> None:
+        self.received = True
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
 def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dict) -> int:
-    """Runs the updates left; 0 when done, 130 after Ctrl-C (the state saved first).
+    """Runs the updates left; 0 when done, 130 after Ctrl-C and 143 after SIGTERM (the state
+    saved first, either way).
 
     TrainingDiverged (a ValueError: one line from the CLI) as soon as a loss or a parameter is
     not finite: the rows that show it are written, but nothing from then on is saved or
@@ -51,6 +79,7 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
     started = time.time()
     latest_eval: dict[str, float] = {}
     metrics = None  # of the chunk in flight, until its rows are written
+    sigterm = _Sigterm()
     try:
         while done < config.num_updates:
             chunk = min(config.log_every, config.num_updates - done)
@@ -73,10 +102,15 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
             if args.no_progress and primary:
                 text = " ".join(f"{k}={v}" for k, v in summary.items())
                 print(f"update {done}/{config.num_updates} {text}", flush=True)
-    except KeyboardInterrupt:
+            if sigterm.received and done < config.num_updates:
+                raise Terminated
+    except KeyboardInterrupt as stop:
         progress.close()
-        return _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
+        with _signals_ignored():  # a second signal while saving would lose the save
+            status = _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
+        return 143 if isinstance(stop, Terminated) and status == 130 else status
     finally:
+        sigterm.restore()
         progress.close()
         log.close()
     if not primary:
@@ -106,6 +140,20 @@ class _NoLog:
 
     def close(self) -> None:
         pass
+
+
+@contextlib.contextmanager
+def _signals_ignored():
+    """SIGINT and SIGTERM ignored within (main thread only): a save runs to its end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _new_rows(metrics, logged: int, started: float) -> list[dict]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -244,6 +245,11 @@ def load_weights(path) -> tuple[jax.Array, dict]:
         raise ValueError(f"cannot read SARSA weights from {path}: {error}") from None
     if weights.shape != (NUM_FEATURES,):
         raise ValueError(f"{path}: expected {NUM_FEATURES} weights, got {weights.shape}")
+    if not bool(jnp.isfinite(weights).all()):
+        raise ValueError(f"{path}: the weights must be finite numbers, got {record['weights']}")
+    scale = record.get("feature_scale", 1.0)
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < math.inf:
+        raise ValueError(f"{path}: feature_scale must be a positive number, got {scale!r}")
     return weights, record
 
 

@@ -189,7 +189,12 @@ class Checkers(Env):
             state, has_move = self._pass(state, has_pieces & ~has_move, has_move)
         if self.repetition_draw:
             state = self._record(state)
-        return state._replace(terminated=~has_move)
+        # A position decided before any move carries its result: the side to move, with no move,
+        # has lost (with "pass", a position neither side can move in is drawn: zero rewards).
+        lost = ~has_move if self.no_moves == "lose" else jnp.bool_(False)
+        mover = jax.nn.one_hot(jnp.int32(player), 2, dtype=jnp.float32)
+        rewards = jnp.where(lost, 1.0 - 2.0 * mover, 0.0).astype(jnp.float32)
+        return state._replace(terminated=~has_move, rewards=rewards)
 
     def _is_legal(self, state: CheckersState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated

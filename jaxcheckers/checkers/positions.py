@@ -109,7 +109,8 @@ def from_board(
     """A validated game starting from an absolute `board` (array or drawing), `player` to move.
 
     `jumper` is the (row, col) of a piece in the middle of a multi-jump: only its captures are
-    legal. A position where the side to move has no move starts terminated (with zero rewards).
+    legal. A position where the side to move has no move starts terminated, its rewards the
+    result (−1 for the side to move, +1 for the other; zero under `no_moves="pass"`).
     """
     if not isinstance(board, np.ndarray):
         board = (

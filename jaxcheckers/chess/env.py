@@ -272,8 +272,9 @@ class Chess(Env):
                 else state.boards
             )
         mated = ~has_move & state.in_check
-        if mover is None:
-            rewards = jnp.zeros(2, jnp.float32)
+        if mover is None:  # a start position already mated: the side to move has lost
+            lost = jnp.where(jnp.arange(2) == state.current_player, -1.0, 1.0)
+            rewards = jnp.where(mated, lost, 0.0).astype(jnp.float32)
         else:
             won = jnp.where(jnp.arange(2) == mover, 1.0, -1.0)
             rewards = jnp.where(mated, won, 0.0).astype(jnp.float32)

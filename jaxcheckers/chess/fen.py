@@ -14,12 +14,15 @@ python-chess's `Board.fen()` does.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import tables
 from jaxcheckers.chess.rules import Position
+
+CLOCK_DIGITS = 6  # clocks up to 999,999: far past any game, far inside an int32
 
 __all__ = [
     "parse_fen",
@@ -64,6 +67,8 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
         raise ValueError(f"the board has 8 ranks separated by '/', got {len(ranks)}: {placement!r}")
     for row, text in enumerate(ranks):
         rank, file = 7 - row, 0
+        if re.search("[1-8]{2}", text):
+            raise ValueError(f"two digits in a row in rank {rank + 1}: {text!r}")
         for char in text:
             if char in "12345678":
                 file += int(char)
@@ -79,6 +84,7 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
         kings = sum(piece == king for piece in board.values())
         if kings != 1:
             raise ValueError(f"{colour} has {kings} kings; each side has exactly one")
+    _check_material(board)
     for square, piece in board.items():
         if piece in "Pp" and square // 8 in (0, 7):
             raise ValueError(f"a pawn on the first or last rank ({square_name(square)})")
@@ -119,10 +125,12 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
 
     halfmove, fullmove = 0, 1
     if len(fields) == 6:
-        try:
-            halfmove, fullmove = int(fields[4]), int(fields[5])
-        except ValueError:
-            raise ValueError(f"the clocks are integers: {fields[4]!r} {fields[5]!r}") from None
+        if not all(re.fullmatch(f"[0-9]{{1,{CLOCK_DIGITS}}}", clock) for clock in fields[4:]):
+            raise ValueError(
+                f"the clocks are whole numbers of at most {CLOCK_DIGITS} digits 0-9: "
+                f"{fields[4]!r} {fields[5]!r}"
+            )
+        halfmove, fullmove = int(fields[4]), int(fields[5])
         if halfmove < 0 or fullmove < 1:
             raise ValueError(
                 f"halfmove clock ≥ 0 and fullmove number ≥ 1, got {halfmove} {fullmove}"
@@ -132,6 +140,21 @@ def parse_fen(fen: str) -> tuple[Position, int, int, int]:
     if _in_check(_position(board, 1 - player, rights, -1)):
         raise ValueError("the side not to move is in check")
     return position, player, halfmove, fullmove
+
+
+def _check_material(board: dict) -> None:
+    """ValueError for more pieces than a side can have: 16 at most, 8 pawns at most, and each
+    queen, rook, bishop or knight beyond the start's a promoted pawn (python-chess's checks)."""
+    for colour, pieces in (("white", "PNBRQ"), ("black", "pnbrq")):
+        count = {piece: sum(p == piece for p in board.values()) for piece in pieces}
+        pawn, knight, bishop, rook, queen = (count[p] for p in pieces)
+        promoted = max(0, queen - 1) + max(0, rook - 2) + max(0, bishop - 2) + max(0, knight - 2)
+        total = sum(count.values()) + 1  # and its king
+        if total > 16 or pawn > 8 or pawn + promoted > 8:
+            raise ValueError(
+                f"{colour} has more pieces than a side can have ({total} pieces, {pawn} pawns, "
+                f"{promoted} promoted)"
+            )
 
 
 def _position(board: dict, player: int, rights: dict, ep_square: int) -> Position:
