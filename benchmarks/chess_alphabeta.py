@@ -19,7 +19,7 @@ import jax
 
 import jaxcheckers
 from jaxcheckers.agents import chess_alphabeta
-from jaxcheckers.chess.fen import state_from_fen
+from jaxcheckers.chess import state_from_fen
 
 POSITIONS = {
     "opening": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from jaxcheckers.games import make, names, spec
+
 __all__ = [
     "MAX_SEED",
     "positive_int",
@@ -143,8 +145,6 @@ def checked_positive_int(value: object, name: str) -> int:
 def add_game_arguments(parser: argparse.ArgumentParser, default: str = "checkers") -> None:
     """`--game` (any registered game) and `--board-size`, shared by every subcommand that plays
     a game."""
-    from jaxcheckers.games import names
-
     parser.add_argument("--game", choices=names(), default=default, help=f"default {default}")
     parser.add_argument("--board-size", type=int, default=None, help="n of an n×n board")
 
@@ -152,8 +152,6 @@ def add_game_arguments(parser: argparse.ArgumentParser, default: str = "checkers
 def size_options(game: str, board_size: int | None) -> dict:
     """The env options `--board-size` sets for `game` ({} when not given); ValueError for a game
     without a board-size option."""
-    from jaxcheckers.games import spec
-
     if board_size is None:
         return {}
     option = spec(game).size_option
@@ -164,8 +162,6 @@ def size_options(game: str, board_size: int | None) -> dict:
 
 def env_from_arguments(args: argparse.Namespace, **options):
     """The env `--game` and `--board-size` name, with extra `options`; ValueError if refused."""
-    from jaxcheckers.games import make
-
     options.update(size_options(args.game, args.board_size))
     try:
         return make(args.game, **options)

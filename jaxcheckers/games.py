@@ -72,6 +72,9 @@ class GameSpec:
     start: Callable[[Any, Env], Any] | None = None  # reset(options={"start": x}) -> host State
     global_state: Callable[[Any], np.ndarray] | None = None  # PettingZoo's `state()`
     global_state_shape: Callable[[Env], tuple[int, ...]] | None = None
+    # The moves the rules give the side to move even once the game has ended (chess_v6 shows
+    # them after a drawn end); jittable, bool (num_actions,). None: the state's own mask.
+    moves_of_the_position: Callable[[Any], Any] | None = None
     title: str | None = None  # in its Gymnasium id, jaxcheckers/TITLE-v0 (default: the name)
     # "module:Class" of a plain Python object of a position, built by `Class.from_state(state,
     # env)`: the adapters' `game` property (checkers: adapters.game.Game); a path, because that

@@ -40,9 +40,19 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import jax
 import numpy as np
 
-from jaxcheckers.arena import Z_95
+from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.arena import Z_95, round_robin, round_robin_table
+from jaxcheckers.argtypes import (
+    add_game_arguments,
+    env_from_arguments,
+    non_negative_float,
+    non_negative_int,
+    positive_int,
+    seed,
+)
 
 __all__ = [
     "ELO_SCALE",
@@ -322,15 +332,6 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from jaxcheckers.agents import AGENT_SPECS
-    from jaxcheckers.argtypes import (
-        add_game_arguments,
-        non_negative_float,
-        non_negative_int,
-        positive_int,
-        seed,
-    )
-
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
     add_game_arguments(parser)
@@ -354,12 +355,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import jax
-
-    from jaxcheckers.agents import make_agent
-    from jaxcheckers.arena import round_robin
-    from jaxcheckers.argtypes import env_from_arguments
-
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:
         print("ladder: give at least two different agents", file=sys.stderr)
@@ -478,8 +473,6 @@ def _fit_without_prior(names, results, anchor) -> list[Rating] | None:
 
 def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> None:
     """DIR/ladder.md (header, table, tiers, crosstable, command), ladder.json, ladder.png."""
-    from jaxcheckers.arena import round_robin_table
-
     out = Path(out)
     ratings = [Rating(**r) for r in report["ratings"]]
     without_prior = report.get("ratings_without_prior")

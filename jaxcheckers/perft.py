@@ -38,7 +38,9 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int
 from jaxcheckers.bits import nth_set_bit, pack_mask
+from jaxcheckers.games import spec
 
 __all__ = ["perft", "add_arguments", "run"]
 
@@ -257,8 +259,6 @@ def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from jaxcheckers.argtypes import add_game_arguments, positive_int
-
     parser.add_argument(
         "--depth",
         type=positive_int,
@@ -273,9 +273,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jaxcheckers.argtypes import env_from_arguments
-    from jaxcheckers.games import spec
-
     env = env_from_arguments(args)
     depth_wanted = args.depth or spec(args.game).perft_depth
     level = "move" if args.move_level else "hop"

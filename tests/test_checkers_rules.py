@@ -210,7 +210,7 @@ def test_a_side_to_move_without_a_move_has_lost():
     blocked[4], blocked[5] = EMPTY_ROW, "b.b....."
     state = start(blocked, player=1)
     assert bool(state.terminated), "a game that starts lost is over before any step"
-    assert np.asarray(state.rewards).tolist() == [0.0, 0.0]
+    assert np.asarray(state.rewards).tolist() == [1.0, -1.0]  # white, to move, has lost
 
 
 def test_the_move_that_leaves_the_opponent_no_move_wins():

@@ -11,7 +11,7 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import chess_alphabeta, make_agent
-from jaxcheckers.chess.fen import action_to_uci, chess_fen, state_from_fen, uci_to_action
+from jaxcheckers.chess import action_to_uci, chess_fen, state_from_fen, uci_to_action
 from jaxcheckers.core import compiled_step
 
 ENV = jaxcheckers.make("chess")

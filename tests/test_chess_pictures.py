@@ -7,8 +7,7 @@ import xml.etree.ElementTree as ElementTree
 import chess
 import pytest
 
-from jaxcheckers.chess import pictures
-from jaxcheckers.chess.fen import state_from_fen
+from jaxcheckers.chess import pictures, state_from_fen
 
 SVG = "{http://www.w3.org/2000/svg}"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.chess import san
-from jaxcheckers.chess.fen import state_from_fen
+from jaxcheckers.chess import san, state_from_fen
 from jaxcheckers.core import compiled_step
 
 ENV = jaxcheckers.make("chess")

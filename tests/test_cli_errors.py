@@ -153,11 +153,13 @@ def test_a_command_whose_requirement_is_missing_names_the_extra(missing, capsys,
 def test_arena_prints_its_results_before_writing_the_pdn(capsys, monkeypatch):
     from jaxcheckers import arena
 
-    monkeypatch.setattr(arena, "check_writable", lambda path: path)  # the disk fills up later
+    # The disk fills up later: the write fails after the games.
+    monkeypatch.setattr(arena, "check_writable", lambda path, new: path)
     argv = ["arena", "random", "random", "--board-size", "4", "--games", "2", "--json"]
     status, out, err = run_cli([*argv, "--pdn", "/proc/nowhere/t.pdn"], capsys)
     assert '"matches"' in out
-    assert_one_line_error(status, err, "/proc/nowhere/t.pdn")
+    assert_one_line_error(status, err, "could not save the games to /proc/nowhere/t.pdn")
+    assert out.count('[Event "jaxcheckers arena"]') == 2  # the games went to the screen
 
 
 def test_ctrl_c_while_an_agent_thinks_keeps_the_game(capsys, monkeypatch, tmp_path):

@@ -12,7 +12,7 @@ import jaxcheckers
 
 pgx_wrappers = pytest.importorskip("pgx.experimental.wrappers")
 
-GAMES = [("tictactoe", {}), ("checkers", {"board_size": 6}), ("chess", {})]
+GAMES = [("tictactoe", {}), ("checkers", {"board_size": 6})]
 BATCH, STEPS = 32, 60
 
 
@@ -31,6 +31,20 @@ def test_pgx_names(name, options):
         jax.tree.map(np.testing.assert_array_equal, state, env.step(start, action))
     flagged = start.replace(terminated=jnp.bool_(True))
     assert type(flagged) is type(start) and bool(flagged.terminated)
+    assert flagged.step_count is start.step_count
+
+
+def test_pgx_names_on_chess():
+    """Chess's State keeps pgx's `replace` too (stepping chess is checked elsewhere: compiling
+    its step here again would cost most of a minute)."""
+    env = jaxcheckers.make("chess")
+    assert env.id == "chess" and env.version == "v0"
+    start = env.init(jax.random.key(0))
+    flagged = start.replace(terminated=jnp.bool_(True))
+    assert type(flagged) is type(start) and bool(flagged.terminated)
+    # The mask reads the stored moves alone (a step clears them when a game ends), so a fresh
+    # game that a wrapper marks finished still offers its moves.
+    assert bool(flagged.legal_action_mask.any())
     assert flagged.step_count is start.step_count
 
 
@@ -73,3 +87,23 @@ def test_pgx_auto_reset_runs_tictactoe():
 
 def test_pgx_auto_reset_runs_checkers():
     _check_auto_reset("checkers", {"board_size": 6})
+
+
+def test_pgx_auto_reset_runs_chess():
+    """Chess cut at 20 plies under pgx's wrapper: it hands back a fresh game still marked as
+    finished, whose moves must be offered all the same (the mask reads the stored moves alone).
+    After 60 random plies every game is new again, and none forfeited on the way."""
+    env = jaxcheckers.make("chess", max_steps=20)
+    step = jax.jit(jax.vmap(pgx_wrappers.auto_reset(env.step, env.init)))
+    state = jax.vmap(env.init)(jax.random.split(jax.random.key(0), 4))
+    cuts = 0
+    for key in jax.random.split(jax.random.key(1), 60):
+        act_key, step_key = jax.random.split(key)
+        assert bool(state.legal_action_mask.any(-1).all())
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(act_key, logits, axis=-1)
+        state = step(state, action, jax.random.split(step_key, 4))
+        cuts += int(state.truncated.sum())
+        assert not bool((state.rewards.min(-1) == -1).any())
+    assert cuts == 4 * 3  # each game cut at plies 20, 40 and 60
+    np.testing.assert_array_equal(state.step_count, 0)

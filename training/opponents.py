@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxcheckers.training.config import TrainConfig
 
-from jaxcheckers.agents import act_where
+from jaxcheckers.agents import act_where, make_agent
 from jaxcheckers.agents.networks import sample_action
 from jaxcheckers.core import step_autoreset
 
@@ -228,8 +228,6 @@ def make_opponents(config: TrainConfig, env, network, reset=None) -> Opponents:
 
 def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:
     """Per opponent spec, `bind(params) -> agent` (params: the snapshot's)."""
-    from jaxcheckers.agents import make_agent
-
     binders = []
     for spec in config.opponents:
         if spec == "snapshot":

@@ -55,6 +55,7 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import gymnasium
 import jax
@@ -94,18 +95,14 @@ class ActionsInRange(BaseWrapper):
         super().step(action)
 
 
-def _moves_of_the_position(state: State) -> np.ndarray:
-    """int8 (num_actions,): the moves the rules give the side to move, even once the game has
-    ended. chess_v6 shows them to the selected agent after a drawn end (the game is over all the
-    same: only `step(None)` is taken). A game that clears its moves at the end (checkers) and a
-    checkmate or stalemate show none."""
-    rules_only = state._replace(terminated=np.False_, truncated=np.False_)
-    return np.asarray(rules_only.legal_action_mask, dtype=np.int8)
-
-
 @functools.cache
 def _compiled_observe(env):
     return jax.jit(env.observe)
+
+
+@functools.cache
+def _compiled_moves(moves_of_the_position: Callable):
+    return jax.jit(moves_of_the_position)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
@@ -199,13 +196,22 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         player = AGENTS.index(agent)
         planes = self._observe_fn(self._state, np.int32(player))
         if agent == self.agent_selection:
-            mask = _moves_of_the_position(self._state)
+            mask = self._moves_of_the_position()
         else:
             mask = np.zeros(self.jax_env.num_actions, dtype=np.int8)
         return {
             "observation": np.asarray(planes, dtype=self.adapter.observation_dtype),
             "action_mask": mask,
         }
+
+    def _moves_of_the_position(self) -> np.ndarray:
+        """int8 (num_actions,): the legal moves; once the game has ended, those the game's
+        `moves_of_the_position` gives, if it has one (chess_v6 shows them to the selected agent
+        after a drawn end, though only `step(None)` is taken), else none."""
+        state, extra = self._state, self.adapter.moves_of_the_position
+        if extra is not None and bool(state.terminated | state.truncated):
+            return np.asarray(_compiled_moves(extra)(state), dtype=np.int8)
+        return np.asarray(state.legal_action_mask, dtype=np.int8)
 
     def state(self) -> np.ndarray:
         """Checkers: int8 (n, n, 5), the global state in the absolute frame (module docstring)."""

@@ -8,11 +8,10 @@ import numpy as np
 from jaxcheckers.checkers import fen, notation, pdn, positions, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.games import GameSpec
+from jaxcheckers.rgb import checkers_rgb
 
 
 def rgb(state: CheckersState) -> np.ndarray:
-    from jaxcheckers.rgb import checkers_rgb
-
     return checkers_rgb(positions.absolute_board(state))
 
 

@@ -19,6 +19,8 @@ import numpy as np
 from jaxcheckers import bits
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import rules, tables
+from jaxcheckers.chess.fen import parse_fen
+from jaxcheckers.chess.render import render
 from jaxcheckers.chess.rules import Position
 from jaxcheckers.core import Env, checked_max_steps, replace_fields
 
@@ -71,9 +73,10 @@ class ChessState(NamedTuple):
 
     @property
     def legal_action_mask(self) -> jax.Array:
-        """bool (…, 4672): PettingZoo's action layout; all False once the game is over."""
-        over = self.terminated | self.truncated
-        return _legal_action_mask(self.legal_action_bits, over)
+        """bool (…, 4672): PettingZoo's action layout; all False once the game is over
+        (`Chess.step` clears the bits of a finished game, so the mask reads them alone and a
+        fresh game that a wrapper marks finished, as pgx's auto_reset does, offers its moves)."""
+        return bits.unpack_mask(self.legal_action_bits, tables.NUM_ACTIONS)
 
 
 class StackedChessState(ChessState):
@@ -126,8 +129,6 @@ class Chess(Env):
             else HISTORY_WITHOUT_FIFTY
         )
         self.state_type = StackedChessState if history else ChessState
-        from jaxcheckers.chess.fen import parse_fen
-
         self._opening_state = jax.tree.map(np.asarray, _jitted_start(self)(*parse_fen(START)))
 
     def __repr__(self) -> str:
@@ -150,8 +151,6 @@ class Chess(Env):
 
     def render(self, state) -> str:
         """A text board of one (unbatched) state (`jaxcheckers.chess.render`)."""
-        from jaxcheckers.chess.render import render
-
         return render(state)
 
     # -- entry points ----------------------------------------------------------------------------
@@ -162,7 +161,7 @@ class Chess(Env):
 
     def start(self, position: Position, player, halfmove_clock, fullmove_number) -> ChessState:
         """A game from `position` (mover's frame), `player` to move. Unvalidated; users go
-        through `jaxcheckers.chess.fen.state_from_fen`."""
+        through `state_from_fen`."""
         position = jax.tree.map(jnp.asarray, position)
         player = jnp.int32(player)
         moves = rules.legal_moves(position)
@@ -186,12 +185,16 @@ class Chess(Env):
             boards=jnp.zeros((STACKED if self.history else 1, 13, 2), jnp.uint32),
         )
         state = self._judge(state, moves, jnp.int32(0), mover=None)
-        return state
+        return _cleared_when_over(state)
 
     def _history_slots(self) -> tuple[int, int]:
         """(parities, slots per parity) of the history."""
         h = self.history_length
         return (2, h // 2) if h > 1 else (1, 1)
+
+    def step(self, state: ChessState, action: jax.Array, key: jax.Array | None = None):
+        """`Env.step`, then the legal moves of a finished game cleared (see `legal_action_mask`)."""
+        return _cleared_when_over(super().step(state, action))
 
     def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
@@ -331,6 +334,19 @@ class Chess(Env):
         return ((found != 0) & legal).any()
 
 
+def state_from_fen(fen: str, **env_options) -> ChessState:
+    """A game from `fen`, with `env_options` as for `jaxcheckers.make("chess", ...)`;
+    ValueError, with the reason, for a malformed or impossible position."""
+    position, player, halfmove, fullmove = parse_fen(fen)
+    env = _env_of(tuple(sorted(env_options.items())))
+    return _jitted_start(env)(position, player, halfmove, fullmove)
+
+
+@functools.lru_cache(maxsize=16)
+def _env_of(options: tuple) -> Chess:
+    return Chess(**dict(options))
+
+
 @functools.lru_cache(maxsize=32)
 def _jitted_start(env: Chess):
     return jax.jit(env.start)
@@ -427,10 +443,17 @@ def _piece_words(position: Position) -> jax.Array:
 
 
 @jax.jit
-def _legal_action_mask(legal_action_bits: jax.Array, over: jax.Array) -> jax.Array:
-    """The packed legal actions unpacked, all False where `over`."""
-    legal = jnp.where(over[..., None], jnp.uint32(0), legal_action_bits)
-    return bits.unpack_mask(legal, tables.NUM_ACTIONS)
+def _cleared_when_over(state: ChessState) -> ChessState:
+    over = state.terminated | state.truncated
+    bits_left = jnp.where(over[..., None], jnp.uint32(0), state.legal_action_bits)
+    return state._replace(legal_action_bits=bits_left)
+
+
+def moves_of_the_position(state: ChessState) -> jax.Array:
+    """bool (4672,): the moves the rules give the side to move in `state`'s position, even once
+    the game has ended (PettingZoo's chess_v6 shows them to the agents after a drawn end)."""
+    moves = rules.legal_moves(state.position)
+    return bits.unpack_mask(rules.action_order(moves.bits), tables.NUM_ACTIONS)
 
 
 def _order(planes: int) -> np.ndarray:

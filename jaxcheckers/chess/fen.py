@@ -16,17 +16,17 @@ from __future__ import annotations
 import functools
 import re
 
+import jax
 import numpy as np
 
 from jaxcheckers.chess import bitboard as bb
-from jaxcheckers.chess import tables
+from jaxcheckers.chess import rules, tables
 from jaxcheckers.chess.rules import Position
 
 CLOCK_DIGITS = 6  # clocks up to 999,999: far past any game, far inside an int32
 
 __all__ = [
     "parse_fen",
-    "state_from_fen",
     "chess_fen",
     "uci_to_action",
     "action_to_uci",
@@ -182,32 +182,9 @@ def _in_check(position: Position) -> bool:
     return bool(_jitted_moves()(position).in_check)
 
 
+@functools.cache
 def _jitted_moves():
-    import jax
-
-    from jaxcheckers.chess import rules
-
-    global _MOVES
-    if _MOVES is None:
-        _MOVES = jax.jit(rules.legal_moves)
-    return _MOVES
-
-
-_MOVES = None
-
-
-def state_from_fen(fen: str, **env_options):
-    """A game from `fen`, with `env_options` as for `jaxcheckers.make("chess", ...)`."""
-    position, player, halfmove, fullmove = parse_fen(fen)
-    start = _jitted_start(tuple(sorted(env_options.items())))
-    return start(position, player, halfmove, fullmove)
-
-
-@functools.lru_cache(maxsize=16)
-def _jitted_start(options: tuple):
-    from jaxcheckers.chess.env import Chess, _jitted_start
-
-    return _jitted_start(Chess(**dict(options)))
+    return jax.jit(rules.legal_moves)
 
 
 def absolute_board(state) -> dict[int, str]:

@@ -6,8 +6,8 @@ import jax
 import numpy as np
 
 from jaxcheckers.chess import pgn, san
-from jaxcheckers.chess.env import Chess, ChessState
-from jaxcheckers.chess.fen import chess_fen, state_from_fen
+from jaxcheckers.chess.env import Chess, ChessState, moves_of_the_position, state_from_fen
+from jaxcheckers.chess.fen import chess_fen
 from jaxcheckers.chess.render import render
 from jaxcheckers.games import GameSpec
 
@@ -61,6 +61,7 @@ SPEC = GameSpec(
     pettingzoo_name="chess_v6",
     pettingzoo_defaults={"history": True, "max_steps": None},
     start=start,
+    moves_of_the_position=moves_of_the_position,
     parse_move=parse_move,
     move_name=san.move_name,
     legal_moves_text=legal_moves_text,

@@ -6,6 +6,7 @@ import jax
 import numpy as np
 
 from jaxcheckers.games import GameSpec
+from jaxcheckers.rgb import tictactoe_rgb
 from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
 
 SYMBOLS = {1: "X", -1: "O", 0: "."}  # player 0's marks, player 1's, an empty square
@@ -18,8 +19,6 @@ def text(state: TicTacToeState) -> str:
 
 
 def rgb(state: TicTacToeState) -> np.ndarray:
-    from jaxcheckers.rgb import tictactoe_rgb
-
     return tictactoe_rgb(np.asarray(gym_board(state)))
 
 
