@@ -205,3 +205,21 @@ def test_a_checkpoint_lacking_a_field_no_older_version_lacked_is_refused(tmp_pat
         checkpoints.restore_state(Later(_state(0.0).params, jnp.int32(0), jnp.zeros(2)))
     assert "does not match this trainer's (fields moves)" in capsys.readouterr().err
     checkpoints.close()
+
+
+def test_an_exported_network_loads_as_the_run_it_came_from(tmp_path):
+    from jaxcheckers.agents import pretrained
+    from jaxcheckers.training.checkpoints import RunCheckpoints, export_network
+
+    run_dir, shipped = tmp_path / "run", tmp_path / "shipped"
+    run_dir.mkdir()
+    network, params, observation = _tictactoe_run(run_dir)
+    checkpoints = RunCheckpoints(run_dir)
+    checkpoints.save(1, State(params, jnp.int32(1)))
+    checkpoints.close()
+    assert export_network(run_dir, pretrained.NAME, shipped) == shipped
+    loaded, loaded_network, settings = pretrained.load(pretrained.NAME, shipped)
+    assert settings["game"] == "tictactoe"
+    np.testing.assert_array_equal(
+        loaded_network.apply(loaded, observation)[0], network.apply(params, observation)[0]
+    )

@@ -33,8 +33,7 @@ from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches,
 
 import jaxcheckers
 from jaxcheckers.agents import search
-from jaxcheckers.agents.networks import make_network, masked_entropy, masked_logits
-from jaxcheckers.agents.policy import network_options
+from jaxcheckers.agents.networks import make_network, masked_entropy, masked_logits, network_options
 from jaxcheckers.agents.random import random_legal_actions
 
 __all__ = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import os
 import socket
 import sys
@@ -19,10 +20,11 @@ from typing import Any
 
 import jax
 import orbax.checkpoint as ocp
+from flax import serialization
 from jax.experimental import multihost_utils
 from jaxcheckers.training.config import config_from_json, config_to_json
 
-from jaxcheckers.agents import policy
+from jaxcheckers.agents import policy, pretrained
 from jaxcheckers.checkpoints import (
     CHECKPOINT_DIR,
     CONFIG_FILE,
@@ -40,6 +42,7 @@ __all__ = [
     "run_lock",
     "new_run_dir",
     "check_out",
+    "export_network",
 ]
 
 # TrainState fields added after runs were already saved, each with what restoring a run saved
@@ -310,3 +313,23 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # another user's live process
         return True
     return True
+
+
+# -- the networks that ship with the package ------------------------------------------------
+
+
+def export_network(
+    run_dir: str | Path, name: str = pretrained.NAME, directory: Path = pretrained.DIRECTORY
+) -> Path:
+    """Writes the latest (verified) params of `run_dir` as the shipped network `name`
+    (`jaxcheckers.agents.pretrained`, by default into the package); returns the folder."""
+    params, _, settings = policy.load_params(run_dir)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = pretrained.NAMES[name]
+    (directory / f"{stem}.msgpack").write_bytes(serialization.to_bytes(params))
+    keep = ("algo", "game", "env_options", "network", "hidden_sizes", "conv_channels")
+    keep += ("conv_blocks",)
+    shipped = {key: settings[key] for key in keep if key in settings}
+    (directory / f"{stem}.json").write_text(json.dumps(shipped, indent=2, sort_keys=True) + "\n")
+    return directory

@@ -47,8 +47,12 @@ from jaxcheckers.training.opponents import (
 from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
 
 import jaxcheckers
-from jaxcheckers.agents.networks import make_network, masked_log_prob, sample_action
-from jaxcheckers.agents.policy import network_options
+from jaxcheckers.agents.networks import (
+    make_network,
+    masked_log_prob,
+    network_options,
+    sample_action,
+)
 
 __all__ = ["TrainState", "Trainer", "make_trainer", "make_train", "make_env", "data_mesh"]
 

@@ -30,7 +30,7 @@ import jax
 import numpy as np
 
 from jaxcheckers.agents import make_agent
-from jaxcheckers.checkers import Checkers, CheckersState, positions, render, rules
+from jaxcheckers.checkers import Checkers, CheckersState, fen, positions, render, rules
 from jaxcheckers.checkers.env import RULE_SETS, checkers_with_rule_set
 from jaxcheckers.core import compiled_step
 
@@ -153,7 +153,7 @@ class Game:
 
         A position in the middle of a capture has no FEN; use `from_board(..., jumper=)`.
         """
-        board, player = _fen_module().fen_to_board(text, board_size)
+        board, player = fen.fen_to_board(text, board_size)
         return cls.from_board(board, player=player, **options)
 
     @classmethod
@@ -299,7 +299,7 @@ class Game:
 
     def fen(self) -> str:
         """The position as FEN text (`jaxcheckers.checkers.fen.state_to_fen`)."""
-        return _fen_module().state_to_fen(self.state)
+        return fen.state_to_fen(self.state)
 
     def __str__(self) -> str:
         return render.render_text(self.state)
@@ -314,15 +314,6 @@ class Game:
 def _listed(moves: Sequence[Move]) -> str:
     return ", ".join(m.notation for m in moves) or "none"
 
-
-def _fen_module():
-    try:
-        from jaxcheckers.checkers import fen
-    except ImportError as error:  # the FEN reader is an optional part of the package
-        raise ImportError(
-            "FEN support needs jaxcheckers.checkers.fen, which is not installed"
-        ) from error
-    return fen
 
 
 # -- a whole game -----------------------------------------------------------------------------

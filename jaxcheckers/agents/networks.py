@@ -9,10 +9,13 @@ them, so they live here, beside the agents, and need flax only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
+
+from jaxcheckers.games import make
 
 __all__ = [
     "MLPActorCritic",
@@ -24,7 +27,12 @@ __all__ = [
     "masked_entropy",
     "sample_action",
     "ILLEGAL_LOGIT",
+    "network_options",
+    "network_for",
 ]
+
+# The run settings (config fields) that shape a network, as `make_network` takes them.
+NETWORK_FIELDS = ("network", "hidden_sizes", "conv_channels", "conv_blocks")
 
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
@@ -154,3 +162,19 @@ def masked_entropy(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array
 def sample_action(key: jax.Array, logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
     """int32 [...]: a legal action drawn from the masked policy."""
     return jax.random.categorical(key, masked_logits(logits, legal_action_mask)).astype(jnp.int32)
+
+
+def network_options(settings: Any) -> dict:
+    """The keyword options of `make_network` from run settings (a dict or a config)."""
+    get = settings.get if isinstance(settings, dict) else lambda name: getattr(settings, name)
+    return {name: get(name) for name in NETWORK_FIELDS if get(name) is not None}
+
+
+def network_for(settings: dict) -> tuple[nn.Module, Any]:
+    """(network, the shapes of its params) of run settings (`config.json`, or a shipped
+    network's JSON): the game they name, its options and the network's."""
+    env = make(settings["game"], **settings.get("env_options", {}))
+    shape = tuple(env.observation_shape)
+    network = make_network(env.num_actions, shape, **network_options(settings))
+    dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
+    return network, jax.eval_shape(network.init, jax.random.PRNGKey(0), dummy)

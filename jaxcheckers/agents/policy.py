@@ -18,11 +18,12 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.agents import pretrained
+from jaxcheckers.agents.networks import network_for
 from jaxcheckers.checkpoints import CHECKPOINT_DIR, find_run_dir, read_settings, restore_params
 
-__all__ = ["policy_agent", "load_policy", "load_params", "network_options"]
+__all__ = ["policy_agent", "load_policy", "load_params"]
 _ILLEGAL_LOGIT = -1e9  # as networks.ILLEGAL_LOGIT (kept here so that acting needs jax alone)
-_NETWORK_FIELDS = ("network", "hidden_sizes", "conv_channels", "conv_blocks")
 
 
 def policy_agent(apply_fn: Callable, params: Any, *, greedy: bool = True) -> Callable:
@@ -57,29 +58,15 @@ def load_policy(checkpoint_path: str | Path, *, greedy: bool = True) -> tuple[Ca
 
 
 def load_params(path: str | Path) -> tuple[Any, Any, dict]:
-    """(params, network, run settings as a dict) of the checkpoint at `path`.
+    """(params, network, run settings as a dict) of the checkpoint at `path`, or of the network
+    shipped under that name.
 
     The params are checked against the checksum saved beside them; given a run directory, a
     damaged latest checkpoint is skipped (said on stderr) for the newest good one.
     """
-    import jaxcheckers
-    from jaxcheckers.agents import pretrained
-    from jaxcheckers.agents.networks import make_network
-
     if str(path) in pretrained.NAMES:  # a network that ships with the package
         return pretrained.load(str(path))
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
-    env = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
-    network = make_network(
-        env.num_actions, tuple(env.observation_shape), **network_options(settings)
-    )
-    dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
-    template = jax.eval_shape(network.init, jax.random.PRNGKey(0), dummy)
+    network, template = network_for(settings)
     return restore_params(run_dir / CHECKPOINT_DIR, template, step), network, settings
-
-
-def network_options(settings: Any) -> dict:
-    """The keyword options of `networks.make_network` from run settings (a dict or a config)."""
-    get = settings.get if isinstance(settings, dict) else lambda name: getattr(settings, name)
-    return {name: get(name) for name in _NETWORK_FIELDS if get(name) is not None}

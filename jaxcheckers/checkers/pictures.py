@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxcheckers.checkers.positions import absolute_board
-from jaxcheckers.checkers.render import square_number
+from jaxcheckers.checkers.render import continue_move, describe_action, square_number
+from jaxcheckers.core import compiled_step
 
 LIGHT, DARK = "#f0d9b5", "#946f51"
 PIECE_FILL = {1: "#202020", -1: "#f4f4f4"}
@@ -145,9 +146,6 @@ def save_png(position, path, *, size_inches: float = 4.0, dpi: int = 100, **opti
 
 def game_frames(env, start_state, actions) -> list[tuple[np.ndarray, str]]:
     """(absolute board, caption) after every whole move of a game, starting with its start."""
-    from jaxcheckers.checkers.render import continue_move, describe_action
-    from jaxcheckers.core import compiled_step
-
     step = compiled_step(env)
     state = start_state
     frames = [(absolute_board(state), "start")]
