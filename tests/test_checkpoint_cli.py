@@ -208,8 +208,9 @@ def test_a_checkpoint_lacking_a_field_no_older_version_lacked_is_refused(tmp_pat
 
 
 def test_an_exported_network_loads_as_the_run_it_came_from(tmp_path):
-    from jaxcheckers.agents import pretrained
     from jaxcheckers.training.checkpoints import RunCheckpoints, export_network
+
+    from jaxcheckers.agents import pretrained
 
     run_dir, shipped = tmp_path / "run", tmp_path / "shipped"
     run_dir.mkdir()
