@@ -109,19 +109,23 @@ def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "missing, user, argv",
+    "missing, users, argv",
     [
-        ("orbax.checkpoint", None, ["arena", "ppo:RUN", "random"]),  # loading a trained policy
-        ("flax", "jaxcheckers.agents.networks", ["arena", "ppo:RUN", "random"]),
+        ("orbax.checkpoint", (), ["arena", "ppo:RUN", "random"]),  # loading a trained policy
+        (
+            "flax",
+            ("jaxcheckers.agents.networks", "jaxcheckers.agents.pretrained")
+            + ("jaxcheckers.agents.policy",),
+            ["arena", "ppo:RUN", "random"],
+        ),
     ],
 )
 def test_a_missing_optional_package_names_its_extra(
-    missing, user, argv, capsys, monkeypatch, tmp_path
+    missing, users, argv, capsys, monkeypatch, tmp_path
 ):
-    # Missing, as far as Python can tell: the import fails deep inside make_agent (the module
-    # that imports it at its top is dropped too, so that it imports it again, and fails).
+    # Missing, as far as Python can tell: the import fails deep inside make_agent (the modules
+    # that import it at their top are dropped too, so that they import it again, and fail).
     top = missing.split(".")[0]
-    users = (user,)
     for name in list(sys.modules):
         if name == top or name.startswith(top + ".") or name in users:
             monkeypatch.delitem(sys.modules, name)
