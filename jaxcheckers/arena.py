@@ -395,6 +395,10 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
+    twice = sorted({spec for spec in args.agents if args.agents.count(spec) > 1})
+    if twice and len(args.agents) > 2:  # two alike is a self-play match; more is a slip
+        print(f"arena: an agent given twice in a round-robin: {', '.join(twice)}", file=sys.stderr)
+        return 2
     if args.pdn is not None:
         check_writable(args.pdn, new=True)  # before the games: ValueError, one line from the CLI
     try:

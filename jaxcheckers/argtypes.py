@@ -25,6 +25,7 @@ __all__ = [
     "positive_float",
     "non_negative_float",
     "fraction",
+    "delay_seconds",
     "seed",
     "positive_int_list",
     "check_writable",
@@ -83,6 +84,17 @@ def non_negative_float(text: str) -> float:
     value = _float(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+MAX_DELAY_SECONDS = 60.0
+
+
+def delay_seconds(text: str) -> float:
+    """A pause after a move: 0 to a minute (more is a typo, not a wish)."""
+    value = non_negative_float(text)
+    if value > MAX_DELAY_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_DELAY_SECONDS:g} s, got {text!r}")
     return value
 
 

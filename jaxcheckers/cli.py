@@ -16,6 +16,7 @@ import importlib.util
 import os
 import re
 import sys
+from pathlib import Path
 
 SUBCOMMANDS = {
     "demo": ("jaxcheckers.demo", "play random games, print one and the throughput"),
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             module.add_arguments(sub)
             modules[name] = module
     args = parser.parse_args(argv)
+    use_compilation_cache()
     try:
         return int(modules[args.command].run(args) or 0)
     except ModuleNotFoundError as error:  # an optional package needed on the way (orbax, flax)
@@ -59,6 +61,41 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"jaxcheckers {args.command}: {_one_line(error)}")
     except KeyboardInterrupt:
         return _fail(f"jaxcheckers {args.command}: interrupted", status=130)
+
+
+CACHE_VARIABLE = "JAXCHECKERS_COMPILATION_CACHE"  # a folder, or 0 / off for no cache
+CACHE_MIN_COMPILE_SECONDS = 0.5  # compilations shorter than this are not worth a file
+
+
+def compilation_cache_dir() -> Path | None:
+    """Where the command keeps JAX's compiled programs between runs: $JAXCHECKERS_COMPILATION_CACHE
+    (0 or off: nowhere), else the user's cache folder ($XDG_CACHE_HOME or ~/.cache)/jaxcheckers/jax.
+    None also when JAX_COMPILATION_CACHE_DIR is set: JAX then uses that one as it is."""
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        return None
+    chosen = os.environ.get(CACHE_VARIABLE, "").strip()
+    if chosen.lower() in ("0", "off", "no", "false"):
+        return None
+    if chosen:
+        return Path(chosen).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "jaxcheckers" / "jax"
+
+
+def use_compilation_cache() -> None:
+    """Turns JAX's persistent compilation cache on for this command (`compilation_cache_dir`):
+    a second run of the same command compiles next to nothing."""
+    folder = compilation_cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only home: run without the cache
+        return
+    import jax
+
+    jax.config.update("jax_compilation_cache_dir", str(folder))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", CACHE_MIN_COMPILE_SECONDS)
 
 
 class _Parser(argparse.ArgumentParser):

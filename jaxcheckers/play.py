@@ -34,7 +34,7 @@ from jaxcheckers import games, records
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.argtypes import (
     check_writable,
-    non_negative_float,
+    delay_seconds,
     positive_int,
     seed,
     size_options,
@@ -317,7 +317,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fen", help="start from this position (a FEN of the game)")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
-        "--delay", type=non_negative_float, default=0.0, help="seconds to pause after a move"
+        "--delay", type=delay_seconds, default=0.0, help="seconds to pause after a move (≤ 60)"
     )
     parser.add_argument("--ascii", action="store_true", help="letters instead of unicode pieces")
     parser.add_argument("--no-color", action="store_true", help="no colours even on a terminal")

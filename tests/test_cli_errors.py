@@ -183,3 +183,50 @@ def test_ctrl_c_while_an_agent_thinks_keeps_the_game(capsys, monkeypatch, tmp_pa
     assert "Traceback" not in err
     assert "interrupted" in out and f"game saved to {pdn}" in out
     assert "1." in pdn.read_text()  # black's first move is in the record
+
+
+def test_the_command_keeps_compiled_programs_in_the_users_cache(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from jaxcheckers import cli
+
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR", raising=False)
+    monkeypatch.delenv(cli.CACHE_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cli.compilation_cache_dir() == tmp_path / "xdg" / "jaxcheckers" / "jax"
+    monkeypatch.setenv(cli.CACHE_VARIABLE, "off")
+    assert cli.compilation_cache_dir() is None
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path / "jax"))  # JAX's own wins
+    monkeypatch.setenv(cli.CACHE_VARIABLE, str(tmp_path / "ours"))
+    assert cli.compilation_cache_dir() is None
+
+    environment = {k: v for k, v in os.environ.items() if k != "JAX_COMPILATION_CACHE_DIR"}
+    environment[cli.CACHE_VARIABLE] = str(tmp_path / "cache")
+    command = [sys.executable, "-m", "jaxcheckers.cli", "demo", "--batch", "1", "--steps", "1"]
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert any((tmp_path / "cache").iterdir())  # compiled programs kept for the next run
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["arena", "random", "random", "random"], ("given twice", "random")),
+        (["arena", "alphabeta:0", "random"], ("alphabeta takes a depth", "'0'")),
+        (["arena", "mcts:pretrained:-5", "random"], ("simulations must lie in", "-5")),
+        (["play", "--delay", "1e9"], ("--delay", "at most 60")),
+    ],
+)
+def test_slips_on_the_command_line_are_one_line(argv, words, capsys):
+    status, _, err = run_cli(argv, capsys)
+    assert_one_line_error(status, err, *words)
+
+
+def test_pettingzoo_observe_of_an_unknown_agent_names_the_agents():
+    from jaxcheckers.adapters.pettingzoo import env
+
+    aec = env(game="tictactoe")
+    aec.reset()
+    with pytest.raises(ValueError, match=r"agent must be one of \['player_0', 'player_1'\]"):
+        aec.unwrapped.observe("player_7")

@@ -14,6 +14,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from jaxcheckers.agents import pretrained
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,3 +54,13 @@ def test_the_wheel_holds_every_module_and_the_shipped_networks(tmp_path):
     missing = sorted(expected - names)
     assert missing == []
     assert "is absent from the `packages` configuration" not in log
+
+
+def test_the_adapters_extra_holds_what_every_game_renders_with():
+    """Chess's rgb_array frames are drawn by matplotlib: `pip install jaxcheckers[adapters]`
+    alone must pass PettingZoo's render_test and Gymnasium's check_env for every game."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    names = {requirement.split(">")[0].split("<")[0].strip() for requirement in extras["adapters"]}
+    assert {"pettingzoo", "gymnasium", "matplotlib"} <= names

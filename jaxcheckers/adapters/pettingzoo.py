@@ -193,6 +193,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.agent_selection = AGENTS[int(self._state.current_player)]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in AGENTS:
+            raise ValueError(f"agent must be one of {list(AGENTS)}, got {agent!r}")
         player = AGENTS.index(agent)
         planes = self._observe_fn(self._state, np.int32(player))
         if agent == self.agent_selection:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 
 import jax
@@ -105,7 +106,7 @@ def depth_argument(name: str, argument: str, default: int) -> int:
     """The depth in `name:DEPTH` (`default` when not given); ValueError unless a positive int."""
     if not argument:
         return default
-    if not (argument.isascii() and argument.isdigit()):
+    if not (argument.isascii() and argument.isdigit()) or int(argument) < 1:
         raise ValueError(f"{name} takes a depth (a positive int), got {argument!r}")
     return int(argument)
 
@@ -145,7 +146,7 @@ DEFAULT_SIMULATIONS = 64
 def _search_agent(argument: str, env) -> Agent:
     """mcts:RUN[:SIMS] or mcts:uniform[:SIMS]."""
     source, _, simulations = argument.rpartition(":")
-    if not source or not simulations.isdigit():
+    if not source or not re.fullmatch(r"[+-]?[0-9]+", simulations):  # no count: a path alone
         source, simulations = argument, str(DEFAULT_SIMULATIONS)
     if not source:
         raise ValueError("mcts needs a run directory or 'uniform': mcts:RUN[:SIMS]")
