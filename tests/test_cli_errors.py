@@ -213,7 +213,7 @@ def test_the_command_keeps_compiled_programs_in_the_users_cache(tmp_path, monkey
     "argv, words",
     [
         (["arena", "random", "random", "random"], ("given twice", "random")),
-        (["arena", "alphabeta:0", "random"], ("alphabeta takes a depth", "'0'")),
+        (["arena", "alphabeta:0", "random"], ("searches 1 to 8 turns deep, got 0",)),
         (["arena", "mcts:pretrained:-5", "random"], ("simulations must lie in", "-5")),
         (["play", "--delay", "1e9"], ("--delay", "at most 60")),
     ],

@@ -106,7 +106,7 @@ def depth_argument(name: str, argument: str, default: int) -> int:
     """The depth in `name:DEPTH` (`default` when not given); ValueError unless a positive int."""
     if not argument:
         return default
-    if not (argument.isascii() and argument.isdigit()) or int(argument) < 1:
+    if not (argument.isascii() and argument.isdigit()):
         raise ValueError(f"{name} takes a depth (a positive int), got {argument!r}")
     return int(argument)
 

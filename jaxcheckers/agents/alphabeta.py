@@ -369,10 +369,9 @@ def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a checkers env."""
     depth = depth_argument("alphabeta", argument, DEFAULT_DEPTH)
     if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
-        raise ValueError(
-            f"alphabeta searches 1 to {MAX_ALPHABETA_DEPTH} turns deep, got {depth} (deeper "
-            "searches take minutes a move)"
-        )
+        why = " (deeper searches take minutes a move)" if depth > MAX_ALPHABETA_DEPTH else ""
+        limits = f"1 to {MAX_ALPHABETA_DEPTH} turns deep"
+        raise ValueError(f"alphabeta searches {limits}, got {depth}{why}")
     return make_alphabeta_agent(env, depth)
 
 

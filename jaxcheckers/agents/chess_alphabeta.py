@@ -222,10 +222,10 @@ def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
     if env.id != "chess":
         raise ValueError(f"the chess alpha-beta searches chess positions; {env} is not chess")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(
-            f"chess alpha-beta searches 1 to {MAX_DEPTH} plies deep, got {depth!r} "
-            "(deeper searches take minutes a move)"
-        )
+        deep = isinstance(depth, int) and depth > MAX_DEPTH
+        why = " (deeper searches take minutes a move)" if deep else ""
+        limits = f"1 to {MAX_DEPTH} plies deep"
+        raise ValueError(f"chess alpha-beta searches {limits}, got {depth!r}{why}")
 
     def act(state, key: jax.Array) -> jax.Array:
         return search(env, state, key, depth).action
