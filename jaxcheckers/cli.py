@@ -15,7 +15,9 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import signal
 import sys
+import threading
 from pathlib import Path
 
 SUBCOMMANDS = {
@@ -51,8 +53,19 @@ def main(argv: list[str] | None = None) -> int:
             modules[name] = module
     args = parser.parse_args(argv)
     use_compilation_cache()
+    interrupt = _CtrlC()
     try:
-        return int(modules[args.command].run(args) or 0)
+        status = _run(modules[args.command], args)
+    finally:
+        interrupt.restore()
+    if interrupt.received:
+        _exit_at_once(status)
+    return status
+
+
+def _run(module, args: argparse.Namespace) -> int:
+    try:
+        return int(module.run(args) or 0)
     except ModuleNotFoundError as error:  # an optional package needed on the way (orbax, flax)
         return _fail(_missing_message(error.name), status=1)
     except (ValueError, OSError) as error:
@@ -61,6 +74,33 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"jaxcheckers {args.command}: {_one_line(error)}")
     except KeyboardInterrupt:
         return _fail(f"jaxcheckers {args.command}: interrupted", status=130)
+
+
+class _CtrlC:
+    """Ctrl-C raises KeyboardInterrupt as usual, and is noted: a computation it interrupted
+    may still run on XLA's threads, and an interpreter that shuts down under it crashes or
+    waits for it to end (minutes for a deep search)."""
+
+    def __init__(self):
+        self.received = False
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum, frame):
+        self.received = True
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _exit_at_once(status: int) -> None:
+    """Ends the process now, once what was written is out (what had to be saved is saved)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 CACHE_VARIABLE = "JAXCHECKERS_COMPILATION_CACHE"  # a folder, or 0 / off for no cache

@@ -253,3 +253,30 @@ def test_arena_games_that_cannot_be_saved_go_to_the_screen(capsys):
     captured = capsys.readouterr()
     assert "arena: could not save the games to /dev/full" in captured.err
     assert captured.out.count('[Event "jaxcheckers arena"]') == 2
+
+
+def test_ctrl_c_while_a_deep_search_thinks_saves_the_game_and_exits_at_once(tmp_path):
+    """A real SIGINT during alphabeta:8's compile or search: the game is saved and the process
+    ends at once (it crashed, or waited for the search, while the interpreter shut down)."""
+    import signal
+    import time
+
+    record = tmp_path / "game.pdn"
+    command = [sys.executable, "-m", "jaxcheckers.cli", "play", "--black", "alphabeta:8"]
+    command += ["--white", "human", "--ascii", "--pdn", str(record)]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    for line in process.stdout:
+        if "black (alphabeta:8) to move" in line:
+            # Into the search (its compile takes a few seconds here): the old exit crashed
+            # (SIGSEGV) when the signal came while the search ran.
+            time.sleep(6.0)
+            process.send_signal(signal.SIGINT)
+            break
+    sent = time.monotonic()
+    out, err = process.communicate(timeout=120)
+    assert time.monotonic() - sent < 30, "it waited for the search to end"
+    assert process.returncode == 0, (process.returncode, err)
+    assert "interrupted" in out and f"game saved to {record}" in out
+    assert '[Result "*"]' in record.read_text()

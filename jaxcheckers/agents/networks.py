@@ -15,6 +15,7 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
+from jaxcheckers.checkers.features import tactical_inputs
 from jaxcheckers.games import make
 
 __all__ = [
@@ -126,8 +127,6 @@ def make_network(
 
 def _tactical_inputs(observation_shape: tuple[int, ...]) -> Callable[[jax.Array], jax.Array]:
     """Checkers' tactical inputs; ValueError for an observation that is not checkers' (n, n, 4)."""
-    from jaxcheckers.checkers.features import tactical_inputs
-
     n = observation_shape[0]
     if tuple(observation_shape) != (n, n, 4) or n % 2:
         raise ValueError(

@@ -8,16 +8,11 @@ import numpy as np
 from jaxcheckers.chess import pgn, san
 from jaxcheckers.chess.env import Chess, ChessState, moves_of_the_position, state_from_fen
 from jaxcheckers.chess.fen import chess_fen
+from jaxcheckers.chess.pictures import position_rgb
 from jaxcheckers.chess.render import render
 from jaxcheckers.games import GameSpec
 
 _OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty_move_rule")
-
-
-def rgb(state: ChessState) -> np.ndarray:
-    from jaxcheckers.chess.pictures import position_rgb
-
-    return position_rgb(state)  # drawn by matplotlib (its font has the chess glyphs)
 
 
 def start(start, env: Chess) -> ChessState:
@@ -54,7 +49,7 @@ SPEC = GameSpec(
     make=Chess,
     players=("white", "black"),
     text=render,
-    rgb=rgb,
+    rgb=position_rgb,  # drawn by matplotlib (its font has the chess glyphs)
     from_fen=state_from_fen,
     to_fen=chess_fen,
     observation_dtype=np.bool_,
