@@ -119,7 +119,11 @@ class Env(abc.ABC):
         return type(self).__name__.lower()
 
     def reset(self, key: jax.Array) -> State:
-        """A fresh game. `key` is taken for games with a random start; the rules may ignore it."""
+        """A fresh game. `key` is taken for games with a random start; the rules may ignore it.
+
+        One key, one game: a batch of keys is refused (ValueError); `jax.vmap(env.reset)(keys)`
+        starts a batch of games."""
+        _check_one_key(key)
         return self._init(key)
 
     def init(self, key: jax.Array) -> State:
@@ -172,6 +176,17 @@ class Env(abc.ABC):
     @abc.abstractmethod
     def _step(self, state: State, action: jax.Array) -> State:
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
+
+
+def _check_one_key(key: Any) -> None:
+    """ValueError unless `key` is one PRNG key: a typed key of shape (), or a raw uint32 (2,)."""
+    shape, dtype = np.shape(key), getattr(key, "dtype", None)
+    typed = dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
+    if (typed and shape != ()) or (not typed and shape != (2,)):
+        raise ValueError(
+            f"reset takes one key, got an array of shape {shape}; for a batch of games use "
+            "jax.vmap(env.reset)(keys)"
+        )
 
 
 MAX_STEP_COUNT = 2**31 - 1  # the largest int32 step count

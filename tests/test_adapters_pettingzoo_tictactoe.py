@@ -72,3 +72,12 @@ def test_random_games_agree_with_tictactoe_v3(seed):
         ours.step(action)
         theirs.step(_square_of_theirs(action))
     assert list(ours.rewards.values()) == list(theirs.rewards.values())
+
+
+@pytest.mark.parametrize("seed", [-1, "a", 1.5, True])
+def test_reset_refuses_a_bad_seed(seed):
+    """(Unknown option keys are let through: PettingZoo's api_test passes some and expects
+    them to be accepted.)"""
+    aec = make_env(game="tictactoe")
+    with pytest.raises(ValueError, match="seed must be None or an int of 0 or more"):
+        aec.reset(seed=seed)

@@ -112,3 +112,16 @@ def test_every_game_with_a_cut_checks_max_steps(game):
     with pytest.raises(ValueError, match="max_steps"):
         jaxcheckers.make(game, max_steps=0)
     assert jaxcheckers.make(game, max_steps=12).max_steps == 12
+
+
+def test_reset_takes_one_key_and_refuses_a_batch():
+    import jaxcheckers
+
+    env = jaxcheckers.make("tictactoe")
+    keys = jax.random.split(jax.random.key(0), 3)
+    with pytest.raises(ValueError, match=r"one key, got an array of shape \(3,\).*jax.vmap"):
+        env.reset(keys)
+    with pytest.raises(ValueError, match="one key"):
+        env.reset(jax.random.key_data(keys))  # raw keys, (3, 2)
+    assert jax.vmap(env.reset)(keys).board.shape == (3, 9)
+    assert env.reset(jax.random.PRNGKey(0)).board.shape == (9,)  # a raw (2,) key is one key

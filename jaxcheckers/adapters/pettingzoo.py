@@ -175,7 +175,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return self.adapter.position_object(self._state, self.jax_env)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        del seed  # neither game has chance; the seed only matters to the spaces' samplers
+        # No game here has chance; the seed only matters to the spaces' samplers. Checked all
+        # the same, as Gymnasium checks it: None or an int of 0 or more.
+        is_int = isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_))
+        if seed is not None and not (is_int and seed >= 0):
+            raise ValueError(f"seed must be None or an int of 0 or more, got {seed!r}")
         state = self.adapter.start_state((options or {}).get("start"), self.jax_env)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
