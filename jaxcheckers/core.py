@@ -179,7 +179,10 @@ class Env(abc.ABC):
 
 
 def _check_one_key(key: Any) -> None:
-    """ValueError unless `key` is one PRNG key: a typed key of shape (), or a raw uint32 (2,)."""
+    """ValueError unless `key` is one PRNG key (a typed key of shape (), or a raw uint32 (2,)),
+    or None (taken by games whose start has no chance)."""
+    if key is None:
+        return
     shape, dtype = np.shape(key), getattr(key, "dtype", None)
     typed = dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
     if (typed and shape != ()) or (not typed and shape != (2,)):
