@@ -57,6 +57,12 @@ def test_en_passant_square_printed_only_when_a_capture_is_legal():
         ("4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1", "en-passant"),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "whole numbers"),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove"),
+        ("4k3/8/8/8/8/8/8/44K w - - 0 1", "two digits in a row"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - ０ 1", "whole numbers"),  # a full-width digit
+        ("4k3/8/8/8/8/8/8/4K3 w - - +0 1", "whole numbers"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0_0 1", "whole numbers"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999", "whole numbers"),
+        ("4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1", "more pieces than a side can have"),
     ],
 )
 def test_bad_fen_is_a_value_error(fen, message):
@@ -137,20 +143,9 @@ def test_a_start_already_decided_carries_its_result(fen, rewards):
     np.testing.assert_array_equal(state.rewards, rewards)
 
 
-@pytest.mark.parametrize(
-    "fen, word",
-    [
-        ("4k3/8/8/8/8/8/8/44K w - - 0 1", "two digits in a row"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - ０ 1", "clocks are whole numbers"),  # a full-width digit
-        ("4k3/8/8/8/8/8/8/4K3 w - - +0 1", "clocks are whole numbers"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0_0 1", "clocks are whole numbers"),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999", "clocks are whole numbers"),
-        ("4k3/8/PPPPPPPP/PPPPPPPP/8/8/8/4K3 w - - 0 1", "more pieces than a side can have"),
-        ("4k3/8/8/8/8/QQQ5/PPPPPPP1/4K3 w - - 0 1", "more pieces than a side can have"),
-    ],
-)
-def test_malformed_or_impossible_fen_is_refused_with_the_reason(fen, word):
-    with pytest.raises(ValueError, match=word):
+def test_too_many_pawns_is_refused_as_python_chess_refuses_it():
+    fen = "4k3/8/PPPPPPPP/PPPPPPPP/8/8/8/4K3 w - - 0 1"
+    with pytest.raises(ValueError, match="more pieces than a side can have"):
         state_from_fen(fen)
-    if fen.count("P") > 8:  # python-chess calls it invalid too (it does not count promotions)
-        assert not chess.Board(fen).is_valid()
+    assert not chess.Board(fen).is_valid()
+
