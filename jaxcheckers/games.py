@@ -33,6 +33,7 @@ __all__ = [
     "names",
     "make",
     "shared_env",
+    "opening",
     "observable_env",
     "ENTRY_POINT_GROUP",
 ]
@@ -112,11 +113,12 @@ class GameSpec:
     def start_state(self, start, env: Env):
         """`reset(options={"start": start})`'s host State: the opening for None; a game's own
         `start` reads anything else (ValueError where it has none)."""
-        if self.start is not None:
-            return self.start(start, env)
         if start is None:
-            return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
-        raise ValueError(f"{self.name} starts only from its opening: options['start'] is refused")
+            return opening(env)
+        if self.start is None:
+            refused = "options['start'] is refused"
+            raise ValueError(f"{self.name} starts only from its opening: {refused}")
+        return self.start(start, env)
 
     @property
     def dialect(self) -> Dialect:
@@ -163,6 +165,12 @@ def spec(name: str) -> GameSpec:
 def make(name: str, **options) -> Env:
     """The env of the game `name`, built with keyword `options` (see the game's docstring)."""
     return spec(name).make(**options)
+
+
+@functools.cache
+def opening(env: Env):
+    """The opening State of `env` (host arrays), computed once per env."""
+    return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
 
 
 def shared_env(name: str, **options) -> Env:

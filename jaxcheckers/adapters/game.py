@@ -33,6 +33,7 @@ from jaxcheckers.agents import make_agent
 from jaxcheckers.checkers import Checkers, CheckersState, fen, positions, render, rules
 from jaxcheckers.checkers.env import RULE_SETS, checkers_with_rule_set
 from jaxcheckers.core import compiled_step
+from jaxcheckers.games import opening
 
 __all__ = ["Game", "Move", "play_game", "opening", "checked_action", "RULE_SETS"]
 
@@ -62,12 +63,6 @@ def _env(options: tuple[tuple[str, Any], ...]) -> Checkers:
 
 def _env_from_options(**options) -> Checkers:
     return _env(tuple(sorted(options.items())))
-
-
-@functools.cache
-def opening(env: Checkers) -> CheckersState:
-    """The opening State of `env` (host arrays), computed once per env."""
-    return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
 
 
 _AGENTS: dict[tuple[Any, str], Callable] = {}

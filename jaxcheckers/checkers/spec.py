@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 from jaxcheckers.checkers import fen, notation, pdn, positions, render
@@ -16,9 +15,7 @@ def rgb(state: CheckersState) -> np.ndarray:
 
 
 def start(start, env: Checkers) -> CheckersState:
-    """The opening, a `Game` of the same rules, or an unbatched `CheckersState` of this env."""
-    if start is None:
-        return _opening(env)
+    """A `Game` of the same rules, or an unbatched `CheckersState` of this env."""
     if isinstance(getattr(start, "state", None), CheckersState):  # a Game (adapters.game)
         if repr(start.env) != repr(env):
             raise ValueError(f"options['start'] is a game of {start.env!r}, not {env!r}")
@@ -28,10 +25,6 @@ def start(start, env: Checkers) -> CheckersState:
             "options['start'] must be a Game or an unbatched CheckersState of this env"
         )
     return start
-
-
-def _opening(env: Checkers) -> CheckersState:
-    return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
 
 
 def global_state(state: CheckersState) -> np.ndarray:

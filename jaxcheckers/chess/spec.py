@@ -16,9 +16,7 @@ _OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty
 
 
 def start(start, env: Chess) -> ChessState:
-    """The opening, a FEN string, or an unbatched ChessState of this env."""
-    if start is None:
-        return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+    """A FEN string, or an unbatched ChessState of this env."""
     if isinstance(start, str):
         options = {name: getattr(env, name) for name in (*_OPTIONS, "history")}
         return jax.device_get(state_from_fen(start, **options))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 from jaxcheckers.games import GameSpec
@@ -23,9 +22,7 @@ def rgb(state: TicTacToeState) -> np.ndarray:
 
 
 def start(start, env: TicTacToe) -> TicTacToeState:
-    """The opening, or an unbatched TicTacToeState of this env."""
-    if start is None:
-        return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+    """An unbatched TicTacToeState of this env."""
     if not isinstance(start, TicTacToeState) or np.shape(start.board) != (env.size**2,):
         raise ValueError("options['start'] must be an unbatched TicTacToeState of this env")
     return start
