@@ -28,6 +28,7 @@ __all__ = [
     "compiled_step",
     "action_index",
     "replace_fields",
+    "pgx_step_count",
 ]
 
 
@@ -51,6 +52,9 @@ def replace_fields(self: Any, **fields: Any) -> Any:
     """`state.replace(**fields)`: pgx's name (a flax dataclass method) for a NamedTuple's
     `_replace`. A game's State class sets `replace = replace_fields`, so pgx code runs as is."""
     return self._replace(**fields)
+
+
+pgx_step_count = property(lambda self: self.step_count, doc="pgx's name for `step_count`")
 
 
 def tree_where(condition: jax.Array, on_true: Any, on_false: Any) -> Any:
@@ -112,6 +116,7 @@ class Env(abc.ABC):
     observation_shape: tuple[int, ...]
     max_steps: int | None  # None: never truncate
     version: str = "v0"  # changes when a game's rules or State change (pgx's `version`)
+    state_type: type | None = None  # the game's State class: `step` refuses any other
 
     @property
     def id(self) -> str:
@@ -142,6 +147,7 @@ class Env(abc.ABC):
         other. A game that is already over is returned unchanged, with zero rewards. An action
         that is not an integer (a float, a bool) raises TypeError when traced (`action_index`).
         """
+        self.check_state(state)
         action = action_index(action, self.num_actions)
         in_range = (action >= 0) & (action < self.num_actions)
         safe_action = computed_once(jnp.clip(action, 0, self.num_actions - 1), state.step_count)
@@ -159,6 +165,13 @@ class Env(abc.ABC):
         # Whether the game is over decides every field of a reset that follows: computed once.
         ended = computed_once((next_state.terminated, next_state.truncated), state.step_count)
         return next_state._replace(terminated=ended[0], truncated=ended[1])
+
+    def check_state(self, state: State) -> None:
+        """ValueError unless `state` (one game or a batch) is of this env's State type; it runs
+        when the step is traced, so it costs nothing after."""
+        if self.state_type is not None and not isinstance(state, self.state_type):
+            plays = self.state_type.__name__
+            raise ValueError(f"{self!r} cannot step a {type(state).__name__}: it plays {plays}")
 
     def _truncate(self, state: State) -> State:
         if self.max_steps is None:

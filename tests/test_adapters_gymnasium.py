@@ -114,13 +114,20 @@ def _info_of(infos: dict, i: int) -> dict:
     return {key: value[i] for key, value in infos.items()}
 
 
+def _episode_keys(seed: int):
+    """The keys of the episodes of a `LearnerEnv` reset with `seed`, then reset without one."""
+    generator, _ = seeding.np_random(seed)
+    while True:
+        yield jax.random.key(int(generator.integers(2**31)))
+
+
 def test_the_vector_env_agrees_with_the_jax_core_across_an_autoreset():
     seeds = [5, 6, 7]
     envs = CheckersVectorEnv(len(seeds), board_size=SIZE)
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
     observations, infos = envs.reset(seed=seeds)
-    # Every episode, the first included, starts from the key folded from the previous one.
-    references = [ReferenceLearner(jax.random.fold_in(jax.random.key(s), 1), None) for s in seeds]
+    keys = [_episode_keys(s) for s in seeds]
+    references = [ReferenceLearner(next(k), None) for k in keys]
     for i, reference in enumerate(references):
         reference.check(observations[i], 0.0, False, False, _info_of(infos, i))
     rng = np.random.default_rng(2)
@@ -131,13 +138,81 @@ def test_the_vector_env_agrees_with_the_jax_core_across_an_autoreset():
         observations, rewards, terminations, truncations, infos = envs.step(np.array(actions))
         for i in range(len(seeds)):
             if done[i]:  # NEXT_STEP: this step restarted the game and ignored the action
-                references[i] = ReferenceLearner(jax.random.fold_in(references[i].key, 1), None)
+                references[i] = ReferenceLearner(next(keys[i]), None)
                 restarted[i] = True
             else:
                 references[i].step(actions[i])
             answer = observations[i], rewards[i], terminations[i], truncations[i]
             references[i].check(*answer, _info_of(infos, i))
         done = terminations | truncations
+
+
+def _assert_same(ours, theirs, path="") -> None:
+    """Equal nested answers: dicts key by key, object arrays entry by entry, arrays exactly."""
+    if isinstance(theirs, tuple):
+        assert len(ours) == len(theirs), path
+        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            _assert_same(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, dict):
+        assert set(ours) == set(theirs), path
+        for key in theirs:
+            _assert_same(ours[key], theirs[key], f"{path}/{key}")
+    elif isinstance(theirs, np.ndarray) and theirs.dtype == object:
+        assert len(ours) == len(theirs), path
+        for a, b in zip(ours, theirs, strict=True):
+            assert (a is None) == (b is None), path
+            if b is not None:
+                _assert_same(a, b, path)
+    else:
+        np.testing.assert_array_equal(ours, theirs, err_msg=path)
+
+
+@pytest.mark.parametrize("mode", ["NEXT_STEP", "SAME_STEP"])
+def test_the_vector_env_plays_what_sync_vector_env_plays(mode):
+    """Seeded alike, each game is the one SyncVectorEnv's LearnerEnv plays, episode after
+    episode, and the answers (infos and SAME_STEP's final_obs/final_info too) are the same."""
+    autoreset = gymnasium.vector.AutoresetMode[mode]
+    ours = gymnasium.make_vec(
+        ENV_ID,
+        num_envs=3,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=autoreset,  # Gymnasium passes a vector entry point kwargs only
+        board_size=SIZE,
+    )
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [lambda: CheckersEnv(board_size=SIZE)] * 3, autoreset_mode=autoreset
+    )
+    assert ours.metadata["autoreset_mode"] == autoreset
+    answers = ours.reset(seed=11), theirs.reset(seed=11)
+    _assert_same(*answers)
+    rng = np.random.default_rng(3)
+    ended = with_final_obs = 0
+    while ended < 4:  # a few episodes end, so restarts are compared too
+        masks = answers[1][-1]["action_mask"]
+        actions = np.array([_random_legal(rng, m) if m.any() else 0 for m in masks])
+        answers = ours.step(actions), theirs.step(actions)
+        _assert_same(*answers)
+        ended += int((answers[1][2] | answers[1][3]).sum())
+        with_final_obs += "final_obs" in answers[1][4]
+    assert (with_final_obs > 0) == (mode == "SAME_STEP")
+
+
+def test_the_vector_env_renders_each_game_as_the_single_env_does():
+    envs = CheckersVectorEnv(2, board_size=SIZE, render_mode="rgb_array")
+    assert envs.metadata["render_modes"] == ["ansi", "rgb_array"]
+    envs.reset(seed=[4, 9])
+    frames = envs.render()
+    for seed, frame in zip([4, 9], frames, strict=True):
+        single = CheckersEnv(board_size=SIZE, render_mode="rgb_array")
+        single.reset(seed=seed)
+        np.testing.assert_array_equal(frame, single.render())
+    texts = CheckersVectorEnv(2, board_size=SIZE, render_mode="ansi")
+    texts.reset(seed=0)
+    assert len(texts.render()) == 2 and all("to move" in text for text in texts.render())
+    with pytest.raises(ValueError, match="render_mode"):
+        CheckersVectorEnv(2, board_size=SIZE, render_mode="human")
+    with pytest.raises(ValueError, match="autoreset_mode"):
+        CheckersVectorEnv(2, board_size=SIZE, autoreset_mode="disabled")
 
 
 def test_an_illegal_action_loses_and_the_episode_must_be_reset():

@@ -125,3 +125,18 @@ def test_reset_takes_one_key_and_refuses_a_batch():
         env.reset(jax.random.key_data(keys))  # raw keys, (3, 2)
     assert jax.vmap(env.reset)(keys).board.shape == (3, 9)
     assert env.reset(jax.random.PRNGKey(0)).board.shape == (9,)  # a raw (2,) key is one key
+
+
+def test_every_game_refuses_a_state_of_another_in_one_line():
+    """`step` checks the State's type before it reads a field (it raised AttributeError)."""
+    from jaxcheckers import games
+
+    envs = {name: games.make(name) for name in ("checkers", "chess", "tictactoe")}
+    starts = {name: games.opening(env) for name, env in envs.items()}
+    for name, env in envs.items():
+        for other, state in starts.items():
+            if other != name:
+                with pytest.raises(ValueError, match="cannot step"):
+                    env.step(state, 0)
+    with pytest.raises(ValueError, match="cannot step a 16-square board"):
+        envs["tictactoe"].step(games.opening(games.make("tictactoe", board_size=4)), 0)

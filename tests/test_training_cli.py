@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import socket
 import time
 
@@ -355,6 +356,60 @@ def test_a_stopped_run_resumes_to_where_an_uninterrupted_run_ends(signal_name, t
     assert final_digest(stopped) == final_digest(straight)
 
 
+SLOW_WRITES = """
+import sys, time
+from jaxcheckers.cli import main
+from jaxcheckers.training import checkpoints
+
+write = checkpoints.write_checksums
+
+
+def slowly(*args, **kwargs):  # a save long enough to be interrupted in its middle
+    print("writing", flush=True)
+    time.sleep(1.5)
+    return write(*args, **kwargs)
+
+
+checkpoints.write_checksums = slowly
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_during_a_checkpoint_write_lets_it_finish_then_stops(tmp_path, capsys):
+    """A real SIGINT in the middle of a save (after orbax's write, before the checksums): the
+    save ends whole, then the run stops as Ctrl-C stops it. (Raised inside the save, it left a
+    checkpoint without its checksums, or hung in orbax's threads with a *-tmp folder left.)"""
+    import signal
+    import subprocess
+    import sys
+
+    flags = [*TINY_RUN, "--total-steps", str(1000 * TINY_STEPS), "--eval-every", "0"]
+    run_dir = tmp_path / "run"
+    command = [sys.executable, "-c", SLOW_WRITES, *flags, "--checkpoint-every", "1"]
+    command += ["--out", str(run_dir)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if line.startswith("writing"):  # the first checkpoint is being saved
+            time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            break
+    try:
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    saved = re.search(r"interrupted at update (\d+), saved", err)
+    assert saved and "Traceback" not in err, err
+    checkpoints = run_dir / "checkpoints"
+    assert not [p.name for p in checkpoints.iterdir() if "tmp" in p.name]
+    assert [p.name for p in checkpoints.iterdir() if p.name.isdigit()] == [saved[1]]
+    assert (checkpoints / saved[1] / "checksums.json").is_file()
+    capsys.readouterr()
+    more = str((int(saved[1]) + 1) * TINY_STEPS)
+    status, out, err = run_cli(["train", "--resume", str(run_dir), "--total-steps", more], capsys)
+    assert status == 0 and "resumed" in out, err
+
+
 def test_sigterm_saves_the_run_and_a_run_directory_is_locked_while_it_trains(tmp_path, capsys):
     """A cluster's SIGTERM (before preemption) stops the run as Ctrl-C does: saved first. While
     it trains, a second process is refused the directory; a lock left by a killed process is
@@ -382,8 +437,12 @@ def test_sigterm_saves_the_run_and_a_run_directory_is_locked_while_it_trains(tmp
     assert saved and min(saved) >= 5
     assert not (run_dir / "train.lock").exists()  # released
 
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     (run_dir / "train.lock").write_text(f"{socket.gethostname()} {gone.stdout.strip()}\n")
     done_steps = max(saved) * TINY_STEPS
     status, out, err = run_cli(

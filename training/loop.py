@@ -94,7 +94,8 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
                 log.write(row)
             metrics = None
             if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
-                checkpoints.save(done, state)
+                with _signals_held(deliver=True):
+                    checkpoints.save(done, state)
 
             summary = _summary(rows[-1], latest_eval)
             progress.set_postfix(summary, refresh=False)
@@ -106,7 +107,7 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
                 raise Terminated
     except KeyboardInterrupt as stop:
         progress.close()
-        with _signals_ignored():  # a second signal while saving would lose the save
+        with _signals_held(deliver=False):  # a second signal while saving would lose the save
             status = _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
         return 143 if isinstance(stop, Terminated) and status == 130 else status
     finally:
@@ -143,17 +144,27 @@ class _NoLog:
 
 
 @contextlib.contextmanager
-def _signals_ignored():
-    """SIGINT and SIGTERM ignored within (main thread only): a save runs to its end."""
+def _signals_held(deliver: bool):
+    """SIGINT and SIGTERM held off within (main thread only), so that a save runs to its end;
+    after it the first one received is delivered to the handler it would have reached
+    (`deliver`), or dropped. A KeyboardInterrupt inside orbax's write left its threads waiting
+    on each other and the process hung."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    received: list[int] = []
+
+    def note(signum, frame) -> None:
+        received.append(signum)
+
+    previous = {sig: signal.signal(sig, note) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if deliver and received:
+        signal.raise_signal(received[0])
 
 
 def _new_rows(metrics, logged: int, started: float) -> list[dict]:

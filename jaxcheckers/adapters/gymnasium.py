@@ -42,12 +42,13 @@ matplotlib, white at the bottom).
 Randomness: every episode is a pure function of one JAX key (seat, then one key split per opponent
 move); the single env draws it from `np_random`, so `reset(seed=s)` repeats an episode.
 
-`CheckersVectorEnv` and `ChessVectorEnv` run `num_envs` of these games under one `jax.jit`
-(vmap), numpy in and out, with Gymnasium's default NEXT_STEP autoreset: the step after a game
-ends resets that game and ignores its action (reward 0). Their infos follow `SyncVectorEnv`'s
-layout (`info["action_mask"]` is (num_envs, A) with `info["_action_mask"]` all True), and so does
-`reset(options={"reset_mask": mask})`: only the games where `mask` is True restart, the others
-go on untouched (their last observation is returned again).
+`LearnerVectorEnv` (and `CheckersVectorEnv`, `ChessVectorEnv`) runs `num_envs` of these games
+under one `jax.jit` (vmap), numpy in and out. Autoreset, as Gymnasium defines it: NEXT_STEP (the
+default: the step after a game ends resets that game and ignores its action, reward 0) or
+`autoreset_mode=SAME_STEP` (the game that ends restarts in the same step; its last observation
+and info are in `info["final_obs"]` and `info["final_info"]`). Infos, `reset(seed=...)`,
+`reset(options={"reset_mask": mask})` and `render()` (a tuple, one frame or text a game) follow
+`SyncVectorEnv`: seeded alike, game i plays what `SyncVectorEnv`'s i-th `LearnerEnv` plays.
 
 `gymnasium.make_vec(..., vectorization_mode="async")` needs `vector_kwargs={"context": "spawn"}`
 (or "forkserver"): forked workers would deadlock in JAX, so the default 'fork' is refused at once.
@@ -56,6 +57,7 @@ go on untouched (their last observation is returned again).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 import gymnasium
@@ -117,7 +119,7 @@ class LearnerGame:
 
     `advance(learner_state, action, restart, seat_option, fresh_key)`: the learner's move (or a
     new episode), then the opponent's moves until it is the learner's turn; `autoreset_step` is
-    the vector env's NEXT_STEP version of it. `observe(state, player)` is the game's observation
+    the vector env's version of it. `observe(state, player)` is the game's observation
     as `player` sees it (`jaxcheckers.games`).
     """
 
@@ -213,13 +215,12 @@ class LearnerGame:
         action: jax.Array,
         needs_reset: jax.Array,
         seat_option: jax.Array,
+        fresh_seed: jax.Array,
     ) -> tuple[LearnerState, LearnerView]:
-        """NEXT_STEP autoreset: a game that ended last step restarts and ignores `action`.
-
-        A continuing game keeps its key, so its hops match `advance` exactly; a new episode takes
-        a key folded from the finished one's.
-        """
-        fresh_key = jax.random.fold_in(learner.key, 1)
+        """The vector env's step: where `needs_reset`, a new episode from `jax.random.key(
+        fresh_seed)` (`action` ignored), as the single env's `reset` draws one; else `action`.
+        A continuing game keeps its key, so its hops match `advance` exactly."""
+        fresh_key = jax.random.key(fresh_seed)
         return self.advance(learner, action, needs_reset, seat_option, fresh_key, batched=True)
 
     def placeholder(self) -> LearnerState:
@@ -251,7 +252,8 @@ def _compiled(game: LearnerGame, kind: str) -> Callable:
         if kind == "single":
             _COMPILED[cache_key] = jax.jit(game.advance)
         else:
-            _COMPILED[cache_key] = jax.jit(jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None)))
+            batched = jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None, 0))
+            _COMPILED[cache_key] = jax.jit(batched)
     return _COMPILED[cache_key]
 
 
@@ -323,7 +325,7 @@ class LearnerEnv(gymnasium.Env):
         seat = self._seat_option
         if "learner_seat" in options:
             seat = _seat_option(options["learner_seat"])
-        key = jax.random.key(int(self.np_random.integers(2**31)))
+        key = jax.random.key(_episode_seed(self.np_random))
         previous = self.learner_game.placeholder() if self._learner is None else self._learner
         self._learner, view = self._advance(previous, np.int32(0), True, np.int32(seat), key)
         observation, _, _, _, info = self._answer(view)
@@ -402,7 +404,10 @@ class ChessEnv(LearnerEnv):
 class LearnerVectorEnv(VectorEnv):
     """`num_envs` learners against the opponent, batched in JAX; numpy in and out.
 
-    Same options as `LearnerEnv` (the module docstring lists them); NEXT_STEP autoreset.
+    Same options as `LearnerEnv` (the module docstring lists them), and `autoreset_mode`
+    (Gymnasium's NEXT_STEP, the default, or SAME_STEP). Game i is the game that a `LearnerEnv`
+    seeded as `SyncVectorEnv` seeds its i-th env would play: each keeps its own generator,
+    from which every new episode draws its seed.
     """
 
     game_name: str | None = None  # an entry of `jaxcheckers.games`
@@ -417,15 +422,17 @@ class LearnerVectorEnv(VectorEnv):
         learner_seat: int | str = "random",
         observation_type: str = "box",
         render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         **options,
     ):
-        if render_mode is not None:
-            raise ValueError(
-                f"{type(self).__name__} does not render; use the single env to watch a game"
-            )
         self.num_envs = checked_positive_int(num_envs, "num_envs")
-        self.render_mode = None
         self.adapter = _game_of(type(self), game)
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        modes = [mode for mode in self.adapter.render_modes if mode != "human"]
+        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": modes}
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {modes} (or None), not {render_mode!r}")
+        self.render_mode = render_mode
         self.jax_env = observable_env(self.adapter.name, **options)
         self.observation_type = observation_type
         self.single_observation_space, self.single_action_space = _spaces(
@@ -436,45 +443,25 @@ class LearnerVectorEnv(VectorEnv):
         self._seat_option = np.int32(_seat_option(learner_seat))
         self.learner_game = _learner_game(self.jax_env, opponent, self.adapter)
         self._autoreset_step = _compiled(self.learner_game, "batched")
+        self._generators: list[np.random.Generator] | None = None  # one per game
         self._learners: LearnerState | None = None
         self._view: LearnerView | None = None  # host arrays: the last answer
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
         """All games anew, or those where `options["reset_mask"]` (bool (num_envs,)) is True.
 
-        `seed`: one int (split into one key per game), a list of one per game, or None.
+        `seed`, as `SyncVectorEnv` takes it: an int s (game i seeded s + i), a list of one per
+        game, or None (each game's generator goes on, or starts from fresh entropy).
         """
         mask = _reset_mask((options or {}).get("reset_mask"), self.num_envs)
         if mask is not None and self._learners is None:
             raise RuntimeError("reset_mask needs the games begun: call reset() without it first")
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            if len(seed) != self.num_envs:
-                raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
-            super().reset(seed=None if seed[0] is None else int(seed[0]))
-            keys = jnp.stack([jax.random.key(int(s)) for s in seed])
-        else:
-            super().reset(seed=seed)
-            root = jax.random.key(int(self.np_random.integers(2**31)))
-            keys = jax.random.split(root, self.num_envs)
-        # Every game restarts; autoreset_step folds each game's key, so the keys are set first.
-        previous = self._learners
-        if previous is None:
-            previous = jax.vmap(lambda _: self.learner_game.placeholder())(keys)
-        restart = np.ones(self.num_envs, dtype=bool)
-        zeros = np.zeros(self.num_envs, dtype=np.int32)
-        learners, view = self._autoreset_step(
-            previous._replace(key=keys), zeros, restart, self._seat_option
-        )
-        if mask is None:
-            self._learners, self._view = learners, jax.device_get(view)
-            self._needs_reset = np.zeros(self.num_envs, dtype=bool)
-            observation, _, _, _, info = self._answer(self._view)
-            return observation, info
-        # Only the masked games restart: the others keep their state, key and last view.
-        self._learners = _rows_where(mask, learners, self._learners)
-        self._view = _rows_where(mask, jax.device_get(view), self._view)
-        observation, _, _, _, info = self._answer(self._view, flagged=mask)
+        self._seed_generators(seed)
+        restart = np.ones(self.num_envs, dtype=bool) if mask is None else mask
+        learners, view = self._restarted(restart)
+        self._learners, self._view = learners, view
+        observation, _, _, _, info = self._answer(view, flagged=mask)
         return observation, info
 
     def step(self, actions):
@@ -487,11 +474,73 @@ class LearnerVectorEnv(VectorEnv):
             )
         if ((actions < 0) | (actions >= self.jax_env.num_actions)).any():
             raise ValueError(f"actions must lie in [0, {self.jax_env.num_actions})")
+        seeds = self._episode_seeds(self._needs_reset)
         self._learners, view = self._autoreset_step(
-            self._learners, actions.astype(np.int32), self._needs_reset, self._seat_option
+            self._learners, actions.astype(np.int32), self._needs_reset, self._seat_option, seeds
         )
         self._view = jax.device_get(view)
-        return self._answer(self._view)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            return self._answer(self._view)
+        return self._same_step_answer(self._view)
+
+    def _same_step_answer(self, ended_view: LearnerView):
+        """SAME_STEP: the games that ended restart now; their last observation and info go in
+        `info["final_obs"]` and `info["final_info"]`, laid out as `SyncVectorEnv` lays them."""
+        ended = ended_view.terminated | ended_view.truncated
+        answer = self._answer(ended_view)
+        if not ended.any():
+            return answer
+        final_observation, reward, terminated, truncated, _ = answer
+        self._learners, self._view = self._restarted(ended)
+        observation, _, _, _, info = self._answer(self._view)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            final_obs[i] = jax.tree.map(lambda x, i=i: x[i], final_observation)
+        info |= {
+            "final_obs": final_obs,
+            "_final_obs": ended,
+            "final_info": _infos(_rows_where(ended, ended_view, _zeros_like(ended_view)), ended),
+            "_final_info": ended,
+        }
+        return observation, reward, terminated, truncated, info
+
+    def _restarted(self, restart: np.ndarray) -> tuple[LearnerState, LearnerView]:
+        """The games where `restart` begun anew from their generators' next seeds (the others
+        as they are, with their last view)."""
+        seeds = self._episode_seeds(restart)
+        previous = self._learners
+        if previous is None:
+            placeholders = np.zeros(self.num_envs, dtype=np.int32)
+            previous = jax.vmap(lambda _: self.learner_game.placeholder())(placeholders)
+        zeros = np.zeros(self.num_envs, dtype=np.int32)
+        everyone = np.ones(self.num_envs, dtype=bool)
+        learners, view = self._autoreset_step(previous, zeros, everyone, self._seat_option, seeds)
+        view = jax.device_get(view)
+        if restart.all():
+            return learners, view
+        kept = _rows_where(restart, learners, self._learners)
+        return kept, _rows_where(restart, view, self._view)
+
+    def _seed_generators(self, seed: int | list[int | None] | None) -> None:
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
+            seeds = list(seed)
+        elif seed is None:
+            if self._generators is not None:
+                return
+            seeds = [None] * self.num_envs
+        else:
+            seeds = [seed + i for i in range(self.num_envs)]
+        super().reset(seed=seeds[0])
+        self._generators = [gymnasium.utils.seeding.np_random(s)[0] for s in seeds]
+
+    def _episode_seeds(self, restart: np.ndarray) -> np.ndarray:
+        """int32 (num_envs,): the next episode seed of each game that restarts, 0 elsewhere."""
+        seeds = np.zeros(self.num_envs, dtype=np.int32)
+        for i in np.flatnonzero(restart):
+            seeds[i] = _episode_seed(self._generators[i])
+        return seeds
 
     def action_masks(self) -> np.ndarray:
         """bool (num_envs, num_actions): each learner's legal actions now (for MaskablePPO)."""
@@ -499,16 +548,21 @@ class LearnerVectorEnv(VectorEnv):
             return np.zeros((self.num_envs, self.jax_env.num_actions), dtype=bool)
         return self._view.action_mask.astype(bool)
 
+    def render(self) -> tuple | None:
+        """Each game's picture ("rgb_array") or text ("ansi"), as `SyncVectorEnv` renders."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self._learners is None:
+            return None
+        states = jax.device_get(self._learners.game)
+        draw = self.adapter.rgb if self.render_mode == "rgb_array" else partial(_text, self.adapter)
+        return tuple(draw(jax.tree.map(lambda x, i=i: x[i], states)) for i in range(self.num_envs))
+
     def _answer(self, view: LearnerView, flagged: np.ndarray | None = None):
         """What reset and step return, from a host view; `flagged`: the rows the infos cover."""
         self._needs_reset = view.terminated | view.truncated
-        everywhere = np.ones(self.num_envs, dtype=bool) if flagged is None else flagged
-        info = {
-            "action_mask": view.action_mask,
-            "_action_mask": everywhere,
-            "learner_seat": view.seat,
-            "_learner_seat": everywhere,
-        }
+        info = _infos(view, np.ones(self.num_envs, dtype=bool) if flagged is None else flagged)
         observation = view.observation
         if self.observation_type == "dict":
             observation = {"observation": observation, "action_mask": view.action_mask}
@@ -532,6 +586,33 @@ class ChessVectorEnv(LearnerVectorEnv):
     game_name = "chess"
 
 
+def _infos(view: LearnerView, rows: np.ndarray) -> dict:
+    """The vector env's info, laid out as `SyncVectorEnv`'s: each key with its `_key` rows."""
+    return {
+        "action_mask": view.action_mask,
+        "_action_mask": rows,
+        "learner_seat": view.seat,
+        "_learner_seat": rows,
+    }
+
+
+def _episode_seed(generator: np.random.Generator) -> int:
+    """The seed of an episode's key, drawn as every env here draws it."""
+    return int(generator.integers(2**31))
+
+
+def _autoreset_mode(mode: str | AutoresetMode) -> AutoresetMode:
+    try:
+        mode = AutoresetMode(mode)
+    except ValueError:
+        mode = None
+    if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise ValueError(
+            "autoreset_mode must be NEXT_STEP or SAME_STEP (Gymnasium's AutoresetMode)"
+        )
+    return mode
+
+
 def _reset_mask(mask: Any, num_envs: int) -> np.ndarray | None:
     """`options["reset_mask"]` checked as `SyncVectorEnv` checks it; None when absent."""
     if mask is None:
@@ -541,6 +622,10 @@ def _reset_mask(mask: Any, num_envs: int) -> np.ndarray | None:
     if not mask.any():
         raise ValueError("options['reset_mask'] must be True for at least one game")
     return mask
+
+
+def _zeros_like(tree: Any) -> Any:
+    return jax.tree.map(np.zeros_like, tree)
 
 
 def _rows_where(mask: np.ndarray, on_true: Any, on_false: Any) -> Any:

@@ -9,10 +9,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers import bits
+from jaxcheckers import bits, svg
 from jaxcheckers.checkers import bitboard as bb
 from jaxcheckers.checkers import rules
-from jaxcheckers.core import Env, checked_max_steps, computed_once, replace_fields, tree_where
+from jaxcheckers.core import (
+    Env,
+    checked_max_steps,
+    computed_once,
+    pgx_step_count,
+    replace_fields,
+    tree_where,
+)
 
 MIN_SIZE, MAX_SIZE = 4, 16
 QUIET_PLY_LIMIT = 80  # the 40-move rule: 40 turns of each side without a capture or a man move
@@ -47,6 +54,8 @@ class CheckersState(NamedTuple):
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
     replace = replace_fields  # pgx's name for `_replace`
+    _step_count = pgx_step_count
+    to_svg, save_svg = svg.state_methods(lambda state: _svg(state))
 
     @property
     def board(self) -> jax.Array:
@@ -232,8 +241,7 @@ class Checkers(Env):
         position is harmless, and so is a mid-capture position taking the slot of the turn's
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
-        self.check_state(state)
-        state = super().step(state, action)
+        state = super().step(state, action)  # which checks the state first
         # A finished game's bits are cleared here, so that the mask reads them alone: a fresh game
         # that a wrapper marks finished (pgx's auto_reset does) still offers its moves.
         over = state.terminated | state.truncated
@@ -420,6 +428,12 @@ class Checkers(Env):
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
 
 
+def _svg(state: CheckersState) -> str:
+    from jaxcheckers.checkers.positions import absolute_board  # it imports this module
+
+    return svg.checkers_svg(absolute_board(state))
+
+
 # Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.
 
 
@@ -488,7 +502,6 @@ RULE_SETS: dict[str, dict[str, Any]] = {
         "repetition_draw": False,
     },
 }
-
 
 
 def checkers_with_rule_set(*, rule_set: str | None = None, **options) -> Checkers:

@@ -16,13 +16,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers import bits
+from jaxcheckers import bits, svg
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import rules, tables
 from jaxcheckers.chess.fen import parse_fen
+from jaxcheckers.chess.pictures import position_svg
 from jaxcheckers.chess.render import render
 from jaxcheckers.chess.rules import Position
-from jaxcheckers.core import Env, checked_max_steps, replace_fields
+from jaxcheckers.core import Env, checked_max_steps, pgx_step_count, replace_fields
 
 DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
 HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
@@ -65,6 +66,8 @@ class ChessState(NamedTuple):
 
     stacked = False  # a class attribute, static: the observation is (8, 8, 111)
     replace = replace_fields  # pgx's name for `_replace`
+    _step_count = pgx_step_count
+    to_svg, save_svg = svg.state_methods(lambda state: position_svg(state))
 
     @property
     def observation(self) -> jax.Array:

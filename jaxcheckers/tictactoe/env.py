@@ -23,7 +23,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import Env, checked_max_steps, replace_fields
+from jaxcheckers import svg
+from jaxcheckers.core import Env, checked_max_steps, pgx_step_count, replace_fields
 
 __all__ = ["TicTacToe", "TicTacToeState", "gym_board", "winning_lines", "MIN_SIZE", "MAX_SIZE"]
 
@@ -44,6 +45,8 @@ class TicTacToeState(NamedTuple):
     board: jax.Array  # int8 (n·n,)  absolute: +1 player 0's mark, −1 player 1's, 0 empty
 
     replace = replace_fields  # pgx's name for `_replace`
+    _step_count = pgx_step_count
+    to_svg, save_svg = svg.state_methods(lambda state: _svg(state))
 
 
 # -- tables, built once with numpy ---------------------------------------------------------------
@@ -132,6 +135,10 @@ def observation(board: jax.Array, player: jax.Array, size: int) -> jax.Array:
     return planes.reshape(size, size, 2)
 
 
+def _svg(state: TicTacToeState) -> str:
+    return svg.tictactoe_svg(np.asarray(gym_board(state)))
+
+
 def gym_board(state: TicTacToeState) -> jax.Array:
     """int8 (..., n, n): tictactoe-gym's view, 1 for player 0's marks, −1 for player 1's, 0 empty.
 
@@ -187,6 +194,17 @@ class TicTacToe(Env):
     def __repr__(self) -> str:
         cut = "" if self.max_steps is None else f", max_steps={self.max_steps}"
         return f"TicTacToe(board_size={self.size}, k={self.k}{cut})"
+
+    state_type = TicTacToeState
+
+    def check_state(self, state) -> None:
+        """ValueError unless `state` is a game (or a batch) of this board size."""
+        super().check_state(state)
+        if jnp.shape(state.board)[-1:] != (self.size**2,):
+            raise ValueError(
+                f"{self!r} cannot step a {jnp.shape(state.board)[-1]}-square board: it plays "
+                f"{self.size}×{self.size}"
+            )
 
     def observe(self, state: TicTacToeState, player: jax.Array) -> jax.Array:
         """bool (n, n, 2): `player`'s marks, then the opponent's (tictactoe_v3's planes)."""
