@@ -37,6 +37,7 @@ from pathlib import Path
 
 import jax
 from jax.experimental import multihost_utils
+from jaxcheckers.training import REQUIRES  # checked by `jaxcheckers` before a run starts
 from jaxcheckers.training.checkpoints import (
     RunCheckpoints,
     check_out,
@@ -66,8 +67,6 @@ from jaxcheckers.games import names as game_names
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
 
-# What a run imports beyond jax (the `training` extra), checked by `jaxcheckers` before it starts.
-REQUIRES = ("flax", "optax", "orbax.checkpoint", "chex", "tqdm", "matplotlib")
 
 # CLI flag -> (the config field's parser), for the overrides a user is most likely to want; a
 # flag is refused where the chosen trainer's config has no such field.

@@ -58,20 +58,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import Env, State, tree_where
+from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
+
+with needed_for("jaxcheckers.adapters.gymnasium"):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
 
 __all__ = [
     "LearnerEnv",
