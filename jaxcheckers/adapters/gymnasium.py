@@ -140,8 +140,8 @@ class LearnerGame:
     ) -> tuple[LearnerState, jax.Array]:
         """The learner's `action` where `learner_first`, then the opponent's moves while the game
         is live and not the learner's turn; the learner's rewards summed. The learner's move and
-        the opponent's share one `env.step` in one loop, so the game's step (tens of seconds to
-        compile for chess) is compiled once per setting (but see `advance`'s `batched`)."""
+        the opponent's share one `env.step` in one loop, so the game's step (slow to compile for
+        chess) is compiled once per setting (but see `advance`'s `batched`)."""
 
         def goes_on(carry) -> jax.Array:
             learner, _, first = carry
@@ -196,8 +196,8 @@ class LearnerGame:
 
         `batched` (static; the vector env, under vmap): a `cond` is then a select that evaluates
         both branches, so the learner's move is played before the loop, whose every turn would
-        otherwise evaluate the opponent for nothing on the learner's move (an alpha-beta
-        opponent made the vector env twice as slow). That puts a second `env.step` in the graph,
+        otherwise evaluate the opponent for nothing on the learner's move (a search opponent
+        would cost as much again). That puts a second `env.step` in the graph,
         which the single env, where `cond` runs one branch, does without.
         """
         start = jax.lax.cond(restart, lambda: self._fresh(fresh_key, seat_option), lambda: learner)
