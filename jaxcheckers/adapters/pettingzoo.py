@@ -65,7 +65,7 @@ from jaxcheckers.core import State, compiled_step
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
 
-with needed_for("jaxcheckers.adapters.pettingzoo"):
+with needed_for("the PettingZoo adapter"):
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
