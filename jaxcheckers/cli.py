@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
-import importlib.util
 import os
 import re
 import signal
@@ -171,17 +170,8 @@ def available_commands() -> dict[str, tuple[str, str]]:
 def _import(module_name: str):
     """The subcommand's module; ModuleNotFoundError if it or one of its `REQUIRES` is missing."""
     module = importlib.import_module(module_name)
-    for required in getattr(module, "REQUIRES", ()):
-        if not _importable(required):
-            raise ModuleNotFoundError(f"No module named {required!r}", name=required)
+    extras.require(getattr(module, "REQUIRES", ()), "this command")
     return module
-
-
-def _importable(module_name: str) -> bool:
-    try:
-        return importlib.util.find_spec(module_name) is not None
-    except ModuleNotFoundError:  # a missing parent package
-        return False
 
 
 def _missing_message(module_name: str | None) -> str:
