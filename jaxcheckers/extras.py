@@ -16,7 +16,7 @@ import importlib.util
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["MissingExtra", "needed_for", "require", "missing_message", "provider"]
+__all__ = ["MissingExtra", "needed_for", "require", "missing_message", "provider", "pyplot"]
 
 
 class MissingExtra(ModuleNotFoundError):
@@ -77,3 +77,14 @@ def require(module_names: Iterable[str], user: str) -> None:
             found = False
         if not found:
             raise MissingExtra(missing_message(name, user), name=name)
+
+
+def pyplot(user: str):
+    """matplotlib.pyplot on the Agg backend (pictures into files, no window); `MissingExtra`
+    naming the extra when matplotlib is not installed."""
+    with needed_for(user):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    return plt

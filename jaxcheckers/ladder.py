@@ -52,6 +52,7 @@ from jaxcheckers.argtypes import (
     positive_int,
     seed,
 )
+from jaxcheckers.extras import pyplot
 
 __all__ = [
     "ELO_SCALE",
@@ -305,10 +306,7 @@ def tiers_note(tiers: Sequence[Sequence[str]], prior_draws: float) -> str:
 
 def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str = "") -> None:
     """A PNG: one row per agent, best on top, rating with its 95% interval as an error bar."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the ladder's plot")
 
     ordered = sorted(ratings, key=lambda r: r.rating)
     y = np.arange(len(ordered))

@@ -131,3 +131,14 @@ def test_a_missing_module_of_jaxcheckers_itself_is_not_blamed_on_an_extra():
     with pytest.raises(ModuleNotFoundError) as error, needed_for("a test"):
         import jaxcheckers.no_such_module  # noqa: F401
     assert not isinstance(error.value, MissingExtra)
+
+
+def test_a_picture_without_matplotlib_names_the_extra(monkeypatch, tmp_path):
+    from jaxcheckers.checkers import pictures
+
+    hide(monkeypatch, ["matplotlib"])
+    state = jaxcheckers.make("checkers").reset(None)
+    with pytest.raises(MissingExtra) as error:
+        pictures.save_png(state, tmp_path / "board.png")
+    assert_names_extra(error, "matplotlib", "training")
+    assert not (tmp_path / "board.png").exists()
