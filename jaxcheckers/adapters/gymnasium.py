@@ -70,7 +70,7 @@ from jaxcheckers.core import Env, State, tree_where
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
 
-with needed_for("the Gymnasium adapters"):
+with needed_for("the Gymnasium adapter"):
     import gymnasium
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv

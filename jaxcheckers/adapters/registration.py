@@ -28,7 +28,7 @@ import sys
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import names, spec
 
-with needed_for("the Gymnasium adapters"):
+with needed_for("the Gymnasium adapter"):
     import gymnasium
 
 __all__ = ["register_envs", "refuse_forked_workers", "IDS", "TICTACTOE_GYM_ID"]

@@ -64,7 +64,7 @@ from jaxcheckers.extras import needed_for
 from jaxcheckers.rgb import tictactoe_rgb
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
 
-with needed_for("the Gymnasium adapters"):
+with needed_for("the Gymnasium adapter"):
     import gymnasium
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
