@@ -9,6 +9,10 @@ Every game is an entry of the registry, `jaxcheckers.games`; `register` adds one
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
+from pathlib import Path
+
 from jaxcheckers.core import AutoResetStep, Env, State, step_autoreset
 from jaxcheckers.games import BUILTIN, GameSpec, make, register
 
@@ -25,3 +29,21 @@ __all__ = [
 
 # The built-in games; `jaxcheckers.games.names()` adds those registered or installed.
 GAMES = tuple(BUILTIN)
+
+
+def _version() -> str:
+    """The installed distribution's version; from a source tree that is not installed, the
+    version its pyproject.toml declares; "0+unknown" when neither is there."""
+    try:
+        return importlib.metadata.version("jaxcheckers")
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    try:
+        pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    except OSError:
+        return "0+unknown"
+    found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject, re.MULTILINE)
+    return found.group(1) if found else "0+unknown"
+
+
+__version__ = _version()

@@ -27,7 +27,7 @@ def pack_mask(mask: jax.Array) -> jax.Array:
         words.append(_pack_last_axis(bits))
     if size % BITS:
         # The last, partial word on its own: padding the mask to whole words made XLA on the CPU
-        # index every entry with a division, 2.5–4 times the cost (A = 9, 65, 144, 400).
+        # index every entry with a division, several times the cost (docs/performance.md).
         words.append(_pack_last_axis(mask[..., whole:])[..., None])
     return words[0] if len(words) == 1 else jnp.concatenate(words, axis=-1)
 

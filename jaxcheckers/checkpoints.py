@@ -21,6 +21,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from jaxcheckers.extras import needed_for
+
 __all__ = [
     "find_run_dir",
     "read_settings",
@@ -67,7 +69,8 @@ def find_run_dir(path: str | Path) -> tuple[Path, int | None]:
 def restore_params(directory: Path, template: Any, step: int | None) -> Any:
     """The params of checkpoint `step` (None: the newest good one) under `directory`, laid out
     as `template`; checked against their checksum."""
-    import orbax.checkpoint as ocp  # optional: the `training` extra
+    with needed_for("loading a training run"):
+        import orbax.checkpoint as ocp
 
     # Onto this process's first device, whatever devices (or processes) the trainer saved from:
     # without a sharding, orbax refuses a checkpoint saved over another topology.

@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
-import importlib.util
 import os
 import re
 import signal
 import sys
 import threading
 from pathlib import Path
+
+from jaxcheckers import extras
 
 SUBCOMMANDS = {
     "demo": ("jaxcheckers.demo", "play random games, print one and the throughput"),
@@ -169,46 +170,13 @@ def available_commands() -> dict[str, tuple[str, str]]:
 def _import(module_name: str):
     """The subcommand's module; ModuleNotFoundError if it or one of its `REQUIRES` is missing."""
     module = importlib.import_module(module_name)
-    for required in getattr(module, "REQUIRES", ()):
-        if not _importable(required):
-            raise ModuleNotFoundError(f"No module named {required!r}", name=required)
+    extras.require(getattr(module, "REQUIRES", ()), "this command")
     return module
-
-
-def _importable(module_name: str) -> bool:
-    try:
-        return importlib.util.find_spec(module_name) is not None
-    except ModuleNotFoundError:  # a missing parent package
-        return False
 
 
 def _missing_message(module_name: str | None) -> str:
     """Which extra of jaxcheckers provides `module_name`, read from the installed metadata."""
-    distribution, extra = _provider(module_name or "")
-    if extra is None:
-        return (
-            f"jaxcheckers: this command needs the package '{module_name}'; install the extra that "
-            "provides it, e.g. pip install 'jaxcheckers[training]'"
-        )
-    return (
-        f"jaxcheckers: this command needs the package '{module_name}' ({distribution}), "
-        f"which the '{extra}' extra installs: pip install 'jaxcheckers[{extra}]'"
-    )
-
-
-def _provider(module_name: str) -> tuple[str | None, str | None]:
-    """(distribution, extra) of the jaxcheckers extra that requires `module_name`'s package."""
-    top = module_name.split(".")[0]
-    names = {module_name.replace(".", "-").lower(), top.lower(), top.replace("_", "-").lower()}
-    try:
-        requirements = importlib.metadata.requires("jaxcheckers") or []
-    except importlib.metadata.PackageNotFoundError:  # run from a tree that is not installed
-        return None, None
-    for requirement in requirements:
-        found = re.match(r"([A-Za-z0-9_.-]+).*extra\s*==\s*['\"]([\w-]+)['\"]", requirement)
-        if found and found.group(1).lower() in names and found.group(2) != "dev":
-            return found.group(1), found.group(2)
-    return None, None
+    return "jaxcheckers: " + extras.missing_message(module_name, "this command")
 
 
 if __name__ == "__main__":

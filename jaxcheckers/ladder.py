@@ -14,11 +14,10 @@ Perfect records: when an agent (or a group) won every game against the rest, the
 likelihood lies at infinity. Chosen here: a prior, `prior_draws` virtual drawn games (default 1)
 between every other agent and the anchor, which keeps every rating finite (ratings are then the
 maximum a posteriori). It pulls every rating toward the anchor: by a few points when each agent's
-games tie it well to the anchor, by much more when they barely do (in the first checkers ladder,
-where random and alphabeta:1 won 1 game of 600 against the top three, it lowered those three by
-about 120 points). So the table shows the fit without the prior beside it whenever that one is
-finite. The gap the prior gives an unbeaten group is a floor, not a measurement:
-`separated_tiers` finds such groups and the command says so under the table. With
+games tie it well to the anchor, by much more when they barely do (docs/experiments.md shows
+a checkers ladder where it does). So the table shows the fit without the prior beside it
+whenever that one is finite. The gap the prior gives an unbeaten group is a floor, not a
+measurement: `separated_tiers` finds such groups and the command says so under the table. With
 `prior_draws=0`, results with no finite maximum are refused with ValueError.
 
 95% intervals: r ± 1.96·se, with se from the observed Fisher information (the negative Hessian
@@ -53,6 +52,7 @@ from jaxcheckers.argtypes import (
     positive_int,
     seed,
 )
+from jaxcheckers.extras import pyplot
 
 __all__ = [
     "ELO_SCALE",
@@ -306,10 +306,7 @@ def tiers_note(tiers: Sequence[Sequence[str]], prior_draws: float) -> str:
 
 def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str = "") -> None:
     """A PNG: one row per agent, best on top, rating with its 95% interval as an error bar."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the ladder's plot")
 
     ordered = sorted(ratings, key=lambda r: r.rating)
     y = np.arange(len(ordered))

@@ -8,6 +8,8 @@ the dev extra and reads what it holds.
 
 from __future__ import annotations
 
+import email
+import importlib.metadata
 import shutil
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.specifiers import SpecifierSet
 
 from jaxcheckers.agents import pretrained
 
@@ -40,8 +43,14 @@ def build_wheel(tmp_path: Path) -> tuple[zipfile.ZipFile, str]:
     return zipfile.ZipFile(wheel), built.stdout + built.stderr
 
 
-def test_the_wheel_holds_every_module_and_the_shipped_networks(tmp_path):
-    wheel, log = build_wheel(tmp_path)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[zipfile.ZipFile, str]:
+    """The wheel (built once for this module's tests) and pip's log."""
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+def test_the_wheel_holds_every_module_and_the_shipped_networks(built):
+    wheel, log = built
     names = set(wheel.namelist())
     expected = {
         f"{installed}/{path.relative_to(ROOT / folder).as_posix()}"
@@ -64,3 +73,41 @@ def test_the_adapters_extra_holds_what_every_game_renders_with():
     extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
     names = {requirement.split(">")[0].split("<")[0].strip() for requirement in extras["adapters"]}
     assert {"pettingzoo", "gymnasium", "matplotlib"} <= names
+
+
+def pyproject() -> dict:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def test_the_wheel_tells_an_index_its_version_pythons_license_and_topics(built):
+    wheel, _ = built
+    (name,) = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+    metadata = email.message_from_bytes(wheel.read(name))
+    project = pyproject()
+    assert metadata["Version"] == project["version"]
+    assert metadata["License-Expression"] == "Apache-2.0"
+    classifiers = metadata.get_all("Classifier")
+    specifier = SpecifierSet(project["requires-python"])
+    admitted = [f"3.{minor}" for minor in range(8, 20) if f"3.{minor}" in specifier]
+    python = "Programming Language :: Python :: "
+    listed = [c.removeprefix(python) for c in classifiers if c.startswith(python + "3.")]
+    assert listed == admitted  # the classifiers say exactly what requires-python admits
+    assert "Topic :: Scientific/Engineering :: Artificial Intelligence" in classifiers
+    assert "Topic :: Games/Entertainment :: Board Games" in classifiers
+    keywords = set(metadata["Keywords"].split(","))
+    assert {"reinforcement-learning", "jax", "checkers", "chess"} <= keywords
+    base = [r for r in metadata.get_all("Requires-Dist") if "extra ==" not in r]
+    assert sorted(r.split(">")[0].split("<")[0] for r in base) == ["jax", "msgpack", "numpy"]
+
+
+def test_the_version_is_the_installed_metadata_s_or_the_source_tree_s(monkeypatch):
+    import jaxcheckers
+
+    assert jaxcheckers.__version__ == importlib.metadata.version("jaxcheckers")
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert jaxcheckers._version() == pyproject()["version"]

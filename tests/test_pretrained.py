@@ -1,5 +1,5 @@
-"""The networks that ship with the package: they load with flax alone and play well above random;
-`mcts:pretrained` searches with the AlphaZero one."""
+"""The networks that ship with the package: they load with jax alone (no flax) and play well
+above random; `mcts:pretrained` searches with the AlphaZero one."""
 
 from __future__ import annotations
 

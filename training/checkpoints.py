@@ -48,8 +48,8 @@ __all__ = [
 # TrainState fields added after runs were already saved, each with what restoring a run saved
 # before it leaves that field at (the template's fresh value) and why that resumes the same run.
 ADDED_FIELDS = {
-    # 5bf00ed: before it every run sampled its opponents in fixed groups, where the league's
-    # assignment is the fresh one and its scores are reported, never used for play.
+    # Runs saved before the league existed sampled their opponents in fixed groups, where the
+    # league's assignment is the fresh one and its scores are reported, never used for play.
     "league": "the running scores against the opponents start again at 0.5",
 }
 

@@ -3,11 +3,12 @@
     jaxcheckers train                          # PPO, the quick CPU preset, into runs/<timestamp>
     jaxcheckers train --preset gpu --num-envs 8192
     jaxcheckers train --algo alphazero --game tictactoe    # search-guided self-play (mctx)
-    jaxcheckers train --resume runs/20260101-120000
+    jaxcheckers train --resume runs/<timestamp>
 
-`--algo` picks the trainer: `ppo` (training/ppo.py, presets quick, long, hour, gpu) or `alphazero`
-(training/alphazero.py, presets quick, long); both go through the same run directories,
-progress, records, evaluations of the raw policy, checkpoints and resume rules. A flag that the
+`--algo` picks the trainer: `ppo` (training/ppo.py) or `alphazero` (training/alphazero.py), each
+with its presets (training/config.py; `jaxcheckers train --help` lists them); both go through the
+same run directories, progress, records, evaluations of the raw policy, checkpoints and resume
+rules. A flag that the
 chosen trainer has no setting for (--opponents with alphazero, --num-simulations with ppo) is
 refused. config.json names the trainer ("algo"), so --resume needs no --algo.
 
@@ -37,6 +38,7 @@ from pathlib import Path
 
 import jax
 from jax.experimental import multihost_utils
+from jaxcheckers.training import REQUIRES  # checked by `jaxcheckers` before a run starts
 from jaxcheckers.training.checkpoints import (
     RunCheckpoints,
     check_out,
@@ -66,8 +68,6 @@ from jaxcheckers.games import names as game_names
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
 
-# What a run imports beyond jax (the `training` extra), checked by `jaxcheckers` before it starts.
-REQUIRES = ("flax", "optax", "orbax.checkpoint", "chex", "tqdm", "matplotlib")
 
 # CLI flag -> (the config field's parser), for the overrides a user is most likely to want; a
 # flag is refused where the chosen trainer's config has no such field.
@@ -117,11 +117,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the trainer: ppo (default) or alphazero (Gumbel MuZero search with mctx)",
     )
     presets = sorted({name for _, named in ALGORITHMS.values() for name in named})
+    each = "; ".join(f"{algo}: {', '.join(named)}" for algo, (_, named) in ALGORITHMS.items())
     parser.add_argument(
         "--preset",
         choices=presets,
         default=None,
-        help="a named configuration of the trainer (default: quick, a few minutes on a CPU)",
+        help=f"a named configuration of the trainer ({each}; default: quick, a short CPU run)",
     )
     parser.add_argument(
         "--game",

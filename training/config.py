@@ -1,11 +1,11 @@
 """The trainers' settings: typed, frozen dataclasses, and the named presets.
 
 `TrainConfig` (PPO) has a default for every field that trains checkers on a small CPU; `PRESETS`
-holds the variants the CLI offers: `quick` (the README's main job), `long` (an hour on a CPU,
-with alpha-beta opponents) and `gpu` (a larger network over more games). `AlphaZeroConfig` and
-`ALPHAZERO_PRESETS` are the same for the search trainer (`training/alphazero.py`).
-`ALGORITHMS` maps each trainer's name (`--algo`, and "algo" in a run's config.json) to its
-config class and presets.
+holds the named variants the CLI offers (`--preset`; `jaxcheckers train --help` lists them), each
+with a comment on what it is for. `AlphaZeroConfig` and `ALPHAZERO_PRESETS` are the same for the
+search trainer (`training/alphazero.py`). `ALGORITHMS` maps each trainer's name (`--algo`, and
+"algo" in a run's config.json) to its config class and presets. What each preset reaches, and
+the recipes tried before them: docs/experiments.md.
 """
 
 from __future__ import annotations
@@ -76,9 +76,9 @@ class TrainConfig(_RunLength):
     normalize_advantages: bool = True  # per minibatch
 
     # -- the network ------------------------------------------------------------------------------
-    # The CPU default is an MLP: on two cores a 256-wide MLP costs ~0.1 MFLOP a position, so the
-    # network keeps pace with the environment; a convolution over the board pays off on a GPU.
-    network: str = "mlp"  # one of networks.NETWORKS: "mlp", "mlp-split" (own value torso), "conv"
+    # The CPU default is an MLP, cheap enough a position to keep pace with the environment on a
+    # CPU; a convolution over the board pays off on a GPU.
+    network: str = "mlp"  # one of networks.NETWORKS (what each is: agents/inference.py)
     hidden_sizes: tuple[int, ...] = (256, 256)  # mlp: widths of the shared torso
     conv_channels: int = 64  # conv: channels of each 3x3 residual block
     conv_blocks: int = 4  # conv: residual blocks
@@ -218,13 +218,11 @@ def _check_types(config: Any) -> None:
             raise ValueError(f"{spec.name} must be {kind}, got {value!r}")
 
 
-# A longer CPU run aimed at alpha-beta strength (under an hour on 2 cores): twice the games,
-# 3 epochs (the update dominates an update's time on a CPU), a lower learning rate with a
-# larger entropy bonus (at 1e-3 / 0.01 the entropy collapsed within 2 M steps), and half of
-# the games against fixed opponents: a snapshot of the learner and the alpha-beta players of
-# depth 1 and 2, which punish the blunders that pure self-play of a weak policy leaves alone.
-# (Pure self-play with 25 % snapshot games, 40 M steps in 28 min, scored 34.9 % against
-# alphabeta:3 over 400 games; see training/README.md.)
+# A longer CPU run aimed at alpha-beta strength: twice the games, 3 epochs (on a CPU the update
+# dominates an update's time), a lower learning rate with a larger entropy bonus (so that the
+# policy's entropy does not collapse early), and half of the games against fixed opponents: a
+# snapshot of the learner and the alpha-beta players of depth 1 and 2, which punish the blunders
+# that pure self-play of a weak policy leaves alone (docs/experiments.md).
 _LONG = TrainConfig(
     num_envs=512,
     rollout_length=32,
@@ -245,7 +243,7 @@ _LONG = TrainConfig(
 )
 
 PRESETS: dict[str, TrainConfig] = {
-    # ~5 minutes on a 2-core CPU; beats the random player (see README for the measured figures).
+    # The main job: a short CPU run whose policy beats the random player.
     "quick": TrainConfig(
         num_envs=256,
         rollout_length=32,
@@ -256,11 +254,11 @@ PRESETS: dict[str, TrainConfig] = {
         eval_opponents=("random",),
     ),
     "long": _LONG,
-    # The shipped ppo:pretrained's recipe, under an hour on a 2-core CPU: the long preset with the
-    # tactical MLP 512-512 (it reads checkers' attack maps: which pieces and squares a capture
-    # threatens, `checkers.features`), `alphabeta:3` in place of `alphabeta:1` among the
-    # opponents, eight minibatches and a learning rate of 1e-3, for 740 updates
-    # (training/README.md). Checkers only: the network reads checkers boards.
+    # The shipped ppo:pretrained's recipe: the long preset with the tactical MLP 512-512 (it
+    # reads checkers' attack maps: which pieces and squares a capture threatens,
+    # `checkers.features`), `alphabeta:3` in place of `alphabeta:1` among the opponents, eight
+    # minibatches, a learning rate of 1e-3 and fewer steps. Checkers only: the network reads
+    # checkers boards.
     "hour": _LONG.replace(
         network="mlp-tactical",
         hidden_sizes=(512, 512),
@@ -360,9 +358,8 @@ class AlphaZeroConfig(_RunLength):
 
 
 ALPHAZERO_PRESETS: dict[str, AlphaZeroConfig] = {
-    # Minutes on a 2-core CPU: tic-tac-toe (--game tictactoe) in 143 s, after which its search
-    # (and even its raw policy) loses no line of the game; checkers in 337 s, scoring 0.90
-    # against random (training/README.md).
+    # A short CPU run: enough for tic-tac-toe (--game tictactoe) to lose no line of the game,
+    # and for a checkers policy that beats the random player.
     "quick": AlphaZeroConfig(
         num_envs=64,
         rollout_length=16,
@@ -373,8 +370,7 @@ ALPHAZERO_PRESETS: dict[str, AlphaZeroConfig] = {
         eval_opponents=("random",),
         checkpoint_every=20,
     ),
-    # 50 minutes of checkers on a (shared) 2-core CPU; its network ships as pretrained-alphazero
-    # (training/README.md).
+    # A longer checkers run; the network it trained ships as pretrained-alphazero.
     "long": AlphaZeroConfig(
         num_envs=128,
         rollout_length=32,

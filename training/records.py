@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jaxcheckers.extras import pyplot
+
 __all__ = ["MetricsLog", "read_metrics", "plot_learning_curves", "METRICS_FILE", "CURVES_FILE"]
 
 METRICS_FILE = "metrics.jsonl"
@@ -94,10 +96,7 @@ def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
 
 def plot_learning_curves(run_dir: str | Path, output: str | Path | None = None) -> Path:
     """A PNG of the losses, entropy, game length and evaluation scores against env steps."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("the learning curves")
 
     rows = read_metrics(run_dir)
     output = Path(output) if output else Path(run_dir) / CURVES_FILE

@@ -60,20 +60,23 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import Env, State, tree_where
+from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
+
+with needed_for("the Gymnasium adapter"):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
 
 __all__ = [
     "LearnerEnv",
@@ -139,8 +142,8 @@ class LearnerGame:
     ) -> tuple[LearnerState, jax.Array]:
         """The learner's `action` where `learner_first`, then the opponent's moves while the game
         is live and not the learner's turn; the learner's rewards summed. The learner's move and
-        the opponent's share one `env.step` in one loop, so the game's step (tens of seconds to
-        compile for chess) is compiled once per setting (but see `advance`'s `batched`)."""
+        the opponent's share one `env.step` in one loop, so the game's step (slow to compile for
+        chess) is compiled once per setting (but see `advance`'s `batched`)."""
 
         def goes_on(carry) -> jax.Array:
             learner, _, first = carry
@@ -195,8 +198,8 @@ class LearnerGame:
 
         `batched` (static; the vector env, under vmap): a `cond` is then a select that evaluates
         both branches, so the learner's move is played before the loop, whose every turn would
-        otherwise evaluate the opponent for nothing on the learner's move (an alpha-beta
-        opponent made the vector env twice as slow). That puts a second `env.step` in the graph,
+        otherwise evaluate the opponent for nothing on the learner's move (a search opponent
+        would cost as much again). That puts a second `env.step` in the graph,
         which the single env, where `cond` runs one branch, does without.
         """
         start = jax.lax.cond(restart, lambda: self._fresh(fresh_key, seat_option), lambda: learner)

@@ -57,17 +57,20 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import gymnasium
 import jax
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.core import State, compiled_step
+from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
+
+with needed_for("the PettingZoo adapter"):
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.wrappers.base import BaseWrapper
 
 __all__ = ["env", "raw_env", "AGENTS"]
 

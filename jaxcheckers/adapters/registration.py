@@ -1,8 +1,6 @@
 """Gymnasium ids of every jaxcheckers env, registered without importing the envs.
 
     import gymnasium
-
-from jaxcheckers.games import names, spec
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Chess-v0")
     env = gymnasium.make("jaxcheckers/TicTacToe-v0")    # once anything has imported this module
@@ -27,9 +25,11 @@ from __future__ import annotations
 import multiprocessing
 import sys
 
-import gymnasium
-
+from jaxcheckers.extras import needed_for
 from jaxcheckers.games import names, spec
+
+with needed_for("the Gymnasium adapter"):
+    import gymnasium
 
 __all__ = ["register_envs", "refuse_forked_workers", "IDS", "TICTACTOE_GYM_ID"]
 

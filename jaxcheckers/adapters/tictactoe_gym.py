@@ -52,20 +52,23 @@ import copy
 import functools
 from collections.abc import Callable
 
-import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from jaxcheckers.adapters import registration
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
+from jaxcheckers.extras import needed_for
 from jaxcheckers.rgb import tictactoe_rgb
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
+
+with needed_for("the Gymnasium adapter"):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
 
 __all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]
 

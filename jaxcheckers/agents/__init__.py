@@ -74,10 +74,9 @@ def act_where(agent: Agent, states, keys: jax.Array, needed: jax.Array) -> jax.A
     )
 
 
-# The deepest alpha-beta search `make_agent` builds. Its cost grows about sixfold a turn: from
-# the opening on one CPU core depth 8 takes seconds a move and depth 10 the better part of a
-# minute (more in a crowded middlegame, and a minute or more to compile), and a depth in the
-# hundreds exhausts Python's recursion while the search is traced.
+# The deepest alpha-beta search `make_agent` builds: its cost multiplies with every turn of
+# depth (beyond this one a move takes minutes; docs/performance.md), and a depth in the hundreds
+# exhausts Python's recursion while the search is traced.
 MAX_ALPHABETA_DEPTH = 8
 
 

@@ -48,9 +48,9 @@ __all__ = [
 WIN = 10_000  # a mate; beyond any material score
 INFINITY = 1_000_000  # beyond any score: the open ends of the search window
 DEFAULT_DEPTH = 2
-# The deepest search `make_chess_alphabeta_agent` builds. Measured on the 2-core CPU under load:
-# depth 3 takes about 0.1 s a move, depth 4 0.5–5 s (Kiwipete) and 1.5 minutes to compile;
-# each ply more multiplies both the time and, under `vmap` in the arena, the longest game's.
+# The deepest search `make_chess_alphabeta_agent` builds: each ply more multiplies the time a
+# move takes, the time to compile and, under `vmap` in the arena, the longest game's time
+# (docs/performance.md).
 MAX_DEPTH = 4
 MAX_MOVES = 256  # slots per node: above the 218 legal moves a chess position can have at most
 CHUNK = 32  # children stepped at once on the last ply (MAX_MOVES is a multiple of it)

@@ -2,8 +2,9 @@
 
 One network plays both seats: the observation is always in the frame of the player to move, the
 logits are over the env's actions (also in the mover's frame) and the value is that player's
-expected outcome, in [-1, 1]. The trainer builds them and a trained policy's agent plays with
-them, so they live here, beside the agents, and need flax only.
+expected outcome, in [-1, 1]. The trainer builds them with flax (the `training` extra); a
+trained network plays with jax alone through `jaxcheckers.agents.inference`, which applies the
+same params.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.checkers.features import tactical_inputs
+from jaxcheckers.agents.inference import NETWORKS, mlp_inputs, network_options
+from jaxcheckers.extras import needed_for
 from jaxcheckers.games import make
+
+with needed_for("training or loading a training run's network"):
+    import flax.linen as nn
 
 __all__ = [
     "MLPActorCritic",
@@ -32,15 +36,8 @@ __all__ = [
     "network_for",
 ]
 
-# The run settings (config fields) that shape a network, as `make_network` takes them.
-NETWORK_FIELDS = ("network", "hidden_sizes", "conv_channels", "conv_blocks")
-
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
-
-# The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos;
-# "mlp-tactical" the MLP over checkers' dark squares and attack maps (`checkers.features`).
-NETWORKS = ("mlp", "mlp-split", "mlp-tactical", "conv")
 
 
 class MLPActorCritic(nn.Module):
@@ -118,21 +115,12 @@ def make_network(
         return ConvActorCritic(num_actions, conv_channels, conv_blocks)
     if network not in NETWORKS:
         raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
-    if network == "mlp-tactical":
-        return MLPActorCritic(
-            num_actions, tuple(hidden_sizes), inputs=_tactical_inputs(observation_shape)
-        )
-    return MLPActorCritic(num_actions, tuple(hidden_sizes), split=network == "mlp-split")
-
-
-def _tactical_inputs(observation_shape: tuple[int, ...]) -> Callable[[jax.Array], jax.Array]:
-    """Checkers' tactical inputs; ValueError for an observation that is not checkers' (n, n, 4)."""
-    n = observation_shape[0]
-    if tuple(observation_shape) != (n, n, 4) or n % 2:
-        raise ValueError(
-            f"the mlp-tactical network reads checkers boards (n, n, 4), not {observation_shape}"
-        )
-    return tactical_inputs
+    return MLPActorCritic(
+        num_actions,
+        tuple(hidden_sizes),
+        split=network == "mlp-split",
+        inputs=mlp_inputs(network, observation_shape),
+    )
 
 
 def masked_logits(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
@@ -161,12 +149,6 @@ def masked_entropy(logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array
 def sample_action(key: jax.Array, logits: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
     """int32 [...]: a legal action drawn from the masked policy."""
     return jax.random.categorical(key, masked_logits(logits, legal_action_mask)).astype(jnp.int32)
-
-
-def network_options(settings: Any) -> dict:
-    """The keyword options of `make_network` from run settings (a dict or a config)."""
-    get = settings.get if isinstance(settings, dict) else lambda name: getattr(settings, name)
-    return {name: get(name) for name in NETWORK_FIELDS if get(name) is not None}
 
 
 def network_for(settings: dict) -> tuple[nn.Module, Any]:

@@ -6,7 +6,7 @@
 
 A run directory (what `jaxcheckers train` writes) holds `config.json` and
 `checkpoints/<update>/params`. Reading one needs flax and orbax-checkpoint (the `training`
-extra), never the trainer itself.
+extra), never the trainer itself; the networks that ship with the package need jax alone.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import jax
 import jax.numpy as jnp
 
 from jaxcheckers.agents import pretrained
-from jaxcheckers.agents.networks import network_for
 from jaxcheckers.checkpoints import CHECKPOINT_DIR, find_run_dir, read_settings, restore_params
 
 __all__ = ["policy_agent", "load_policy", "load_params"]
@@ -68,5 +67,6 @@ def load_params(path: str | Path) -> tuple[Any, Any, dict]:
         return pretrained.load(str(path))
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
+    from jaxcheckers.agents.networks import network_for  # flax: the `training` extra
     network, template = network_for(settings)
     return restore_params(run_dir / CHECKPOINT_DIR, template, step), network, settings

@@ -28,7 +28,11 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import mctx
+
+from jaxcheckers.extras import needed_for
+
+with needed_for("search (the mcts agent)"):
+    import mctx
 
 __all__ = [
     "make_recurrent_fn",

@@ -15,6 +15,7 @@ import numpy as np
 from jaxcheckers.checkers.positions import absolute_board
 from jaxcheckers.checkers.render import continue_move, describe_action, square_number
 from jaxcheckers.core import compiled_step
+from jaxcheckers.extras import pyplot
 
 LIGHT, DARK = "#f0d9b5", "#946f51"
 PIECE_FILL = {1: "#202020", -1: "#f4f4f4"}
@@ -133,10 +134,7 @@ def _draw(ax, board: np.ndarray, *, numbers: bool = True, title: str | None = No
 
 def save_png(position, path, *, size_inches: float = 4.0, dpi: int = 100, **options) -> None:
     """A PNG picture of a position (matplotlib)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("drawing checkers pictures")
 
     figure, ax = plt.subplots(figsize=(size_inches, size_inches))
     _draw(ax, board_of(position), **options)
@@ -161,10 +159,7 @@ def game_frames(env, start_state, actions) -> list[tuple[np.ndarray, str]]:
 
 def save_game_gif(env, start_state, actions, path, *, fps: float = 2.0, dpi: int = 80) -> int:
     """An animated GIF of a game, one frame per whole move. Returns the number of frames."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("drawing checkers pictures")
     from matplotlib.animation import FuncAnimation, PillowWriter
 
     frames = game_frames(env, start_state, actions)
@@ -183,10 +178,7 @@ def save_game_gif(env, start_state, actions, path, *, fps: float = 2.0, dpi: int
 
 def save_game_strip(env, start_state, actions, path, *, columns: int = 8, every: int = 1) -> int:
     """A PNG grid of the positions after every `every`-th whole move. Returns frames drawn."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("drawing checkers pictures")
 
     frames = game_frames(env, start_state, actions)
     frames = frames[::every] + ([] if (len(frames) - 1) % every == 0 else frames[-1:])

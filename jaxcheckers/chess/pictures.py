@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxcheckers.chess.fen import absolute_board, square_name
+from jaxcheckers.extras import pyplot
 
 __all__ = ["board_of", "position_svg", "save_svg", "save_png", "position_rgb", "GLYPHS"]
 
@@ -133,11 +134,8 @@ def position_rgb(position, *, size_inches: float = 4.0, dpi: int = 100) -> np.nd
 
 
 def _figure(position, size_inches: float, highlight: Sequence[str], title: str | None):
-    import matplotlib
-
-    matplotlib.use("Agg")
+    plt = pyplot("drawing chess pictures")
     import matplotlib.patheffects as effects
-    import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
     board = board_of(position)
