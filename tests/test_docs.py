@@ -15,6 +15,7 @@ from pathlib import Path
 from unittest import SkipTest
 
 import pytest
+from markdown_it import MarkdownIt
 from sybil import Sybil
 from sybil.example import NotEvaluated
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
@@ -70,12 +71,16 @@ def test_every_skipped_block_says_why(path):
             f"{path.name}: {mark.group(0)!r} needs a reason: <!-- skip: next \"not run: ...\" -->")
 
 
-FENCE = re.compile(r"^```(\S*)", re.M)
 DATA_LANGUAGES = {"toml", "text", "yaml", "json"}  # shown, not run: not code
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_block_is_python_bash_or_data(path):
-    """A block in another language would be passed over by the runner without a word."""
-    opening = FENCE.findall(path.read_text())[::2]  # each block's opening fence
-    assert set(opening) <= {"python", "bash"} | DATA_LANGUAGES, (path.name, opening)
+def test_every_block_is_fenced_python_bash_or_data(path):
+    """The runner sees fenced python and bash blocks only: an indented block, or one in another
+    language, would be passed over without a word."""
+    tokens = MarkdownIt("commonmark").parse(path.read_text())
+    indented = [t.map[0] + 1 for t in tokens if t.type == "code_block"]
+    assert not indented, f"{path.name}: indented code blocks at lines {indented}; fence them"
+    other = {(t.info.strip(), t.map[0] + 1) for t in tokens if t.type == "fence"
+             and t.info.strip() not in {"python", "bash"} | DATA_LANGUAGES}
+    assert not other, f"{path.name}: blocks in no language the runner knows: {other}"
