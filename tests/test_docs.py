@@ -7,6 +7,7 @@ games is checked against the registry and the envs."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import subprocess
@@ -19,6 +20,8 @@ from markdown_it import MarkdownIt
 from sybil import Sybil
 from sybil.example import NotEvaluated
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+
+from jaxcheckers import games
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -84,3 +87,41 @@ def test_every_block_is_fenced_python_bash_or_data(path):
     other = {(t.info.strip(), t.map[0] + 1) for t in tokens if t.type == "fence"
              and t.info.strip() not in {"python", "bash"} | DATA_LANGUAGES}
     assert not other, f"{path.name}: blocks in no language the runner knows: {other}"
+
+
+def _games_table() -> dict[str, list[str]]:
+    """README's table of games: the name in `make(...)` -> the row's cells."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Games\n"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        name = re.fullmatch(r'`"(\w+)"`', cells[0])
+        if line.startswith("|") and name:
+            rows[name.group(1)] = cells
+    return rows
+
+
+def _keywords(function) -> set[str]:
+    return {name for name, p in inspect.signature(function).parameters.items()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
+@pytest.mark.parametrize("name", games.BUILTIN)
+def test_the_readme_games_table_is_the_registry(name):
+    row = _games_table()[name]
+    spec = games.spec(name)
+    env = spec.make()
+    n = getattr(env, "board_size", None)
+    observation, actions, options, ids = row[1], row[2], row[3], row[4]
+    shape = str(tuple(env.observation_shape))  # the Env contract's; bool in every game
+    if n is not None:  # the table writes the board's side as n
+        shape = shape.replace(str(n), "n")
+    assert observation.startswith(f"bool {shape}"), (observation, shape)
+    formula = actions.replace("·", "*").replace("n²", "n**2")
+    assert eval(formula, {"n": n}) == env.num_actions, actions
+    named = set(re.findall(r"`(\w+)`", options))
+    accepted = _keywords(type(env).__init__) | _keywords(spec.make)
+    assert named == accepted, f"missing {accepted - named}, not options {named - accepted}"
+    assert ids == f"`{spec.pettingzoo_name}` / `{spec.gymnasium_id}`"
