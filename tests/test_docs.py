@@ -125,3 +125,16 @@ def test_the_readme_games_table_is_the_registry(name):
     accepted = _keywords(type(env).__init__) | _keywords(spec.make)
     assert named == accepted, f"missing {accepted - named}, not options {named - accepted}"
     assert ids == f"`{spec.pettingzoo_name}` / `{spec.gymnasium_id}`"
+
+
+def test_the_readme_is_short_and_in_the_order_a_reader_asks():
+    """What it is and the two commands, install, ten lines, the games, speed, training, agents,
+    adapters, links: the rest belongs on the docs site."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
+    first_block = readme.split("```bash\n", 1)[1].split("```", 1)[0]
+    assert [line.split()[:2] for line in first_block.splitlines()] == [
+        ["make", "train"], ["make", "test"]]
+    headings = re.findall(r"^## (\w+)", readme, re.M)
+    assert headings == ["Install", "Quickstart", "Games", "Speed", "Training", "Agents",
+                        "Adapters", "Documentation"]
