@@ -184,10 +184,30 @@ def command_of(module: str, result: dict) -> str:
         for key, v in args.items() if v not in (False, None))
 
 
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def jax_pin(pyproject: Path = ROOT / "pyproject.toml") -> str:
+    """The jax requirement of pyproject.toml's dependencies, as written (">=0.4.35,<0.11")."""
+    return re.search(r'"jax([<>=!~][^"]*)"', pyproject.read_text()).group(1)
+
+
+def within(version: str, pin: str) -> bool:
+    """Whether `version` meets every `<`, `<=`, `>`, `>=`, `==` clause of `pin`."""
+    checks = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+              ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
+    clauses = re.findall(r"(<=|>=|==|<|>)\s*([\d.]+)", pin)
+    return all(checks[op](_version(version), _version(bound)) for op, bound in clauses)
+
+
 def _machine(info: dict, device_kind: str | None = None) -> str:
     where = device_kind or info["device"] if info.get("jax_backend") == "gpu" else (
         f"{info['cores']}-core CPU")
-    return f"{info['cpu']}, {where}, jax {info['jax']}, {info['date_utc'][:10]}"
+    jax = f"jax {info['jax']}"
+    if not within(info["jax"], jax_pin()):  # say so where a figure comes from another jax
+        jax += f" (outside this package's pin, jax{jax_pin()})"
+    return f"{info['cpu']}, {where}, {jax}, {info['date_utc'][:10]}"
 
 
 def _load(results_dir: Path, name: str) -> dict | None:

@@ -60,3 +60,15 @@ def test_the_readme_tables_carry_the_json_figures():
 def test_a_readme_without_the_markers_is_refused(tmp_path):
     with pytest.raises(ValueError, match="report:speed"):
         report.fill_readme("# a README with no generated tables\n", RESULTS)
+
+
+def test_a_run_on_a_jax_outside_the_pin_says_so(monkeypatch):
+    assert report.jax_pin() in (report.ROOT / "pyproject.toml").read_text()
+    assert report.within("0.10.2", ">=0.4.35,<0.11") and not report.within("0.11.2", "<0.11")
+    assert report.within("0.4.35", ">=0.4.35") and not report.within("0.4.34", ">=0.4.35")
+    monkeypatch.setattr(report, "jax_pin", lambda: ">=0.4.35,<0.11")
+    info = {"cpu": "some CPU", "cores": 2, "device": "cpu:0", "jax_backend": "cpu",
+            "date_utc": "2026-11-28 10:00"}
+    assert "outside" not in report._machine({**info, "jax": "0.10.2"})
+    assert "outside this package's pin, jax>=0.4.35,<0.11" in report._machine(
+        {**info, "jax": "0.11.2"})
