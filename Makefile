@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS ?= dev,bench
 
-.PHONY: setup train demo test test-all lint bench clean
+.PHONY: setup train demo test test-all lint bench docs docs-serve clean
 
 setup: $(VENV)/.installed
 
@@ -34,5 +34,11 @@ bench: setup
 	$(BIN)/python -m benchmarks.perft
 	$(BIN)/python -m benchmarks.report
 
+docs: setup  ## the documentation site, into site/ (fails on any warning: broken link or reference)
+	$(BIN)/mkdocs build --strict
+
+docs-serve: setup  ## the site at http://127.0.0.1:8000, rebuilt on every edit
+	$(BIN)/mkdocs serve
+
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build site *.egg-info

@@ -1,15 +1,20 @@
-"""Writes BENCHMARKS.md from the JSON the benchmark scripts left in `benchmarks/results/`.
+"""Writes BENCHMARKS.md and README.md's figures from the JSON in `benchmarks/results/`.
 
     .venv/bin/python -m benchmarks.throughput
     .venv/bin/python -m benchmarks.perft
     .venv/bin/python -m benchmarks.chess_speed
-    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md, and the plot redrawn
+    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md, README.md's tables, the plot
+    .venv/bin/python -m benchmarks.report --check   # exit 1 if either file disagrees with the JSON
+
+README.md's generated parts sit between `<!-- report:NAME -->` and `<!-- /report:NAME -->`
+(NAME: speed, strength); the rest of it is written by hand. tests/test_report.py runs the check.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +23,7 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
 
 from benchmarks import chess_speed, device_speed, perft, throughput
 from benchmarks.common import RESULTS_DIR, markdown_table, rate
+from jaxcheckers import ladder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,7 +87,7 @@ def targets_section(tp: dict | None, pf: dict | None) -> str:
                  if target.get("speedup_again") else "")
         rows.append(["perft(9) ≥ 10× faster than OpenSpiel's", f"{target['speedup']:.2f}×{again}",
                      "yes" if target["met"] else "**no**"])
-    return "## Targets (issue 3)\n\n" + markdown_table(["target", "measured", "met"], rows) + "\n"
+    return "## Targets\n\n" + markdown_table(["target", "measured", "met"], rows) + "\n"
 
 
 def time_budget_section(tp: dict) -> str:
@@ -136,7 +142,7 @@ In this run, {needs}.
 
 
 def chess_section(chess: dict) -> str:
-    """Issue 17's speed targets and the chess tables, from a chess.json."""
+    """The chess speed targets and tables, from a chess.json."""
     ratios = chess["ratios"]
     perft_rows = chess["perft"]
     ours_perft = perft_rows["jaxcheckers chess"]
@@ -153,11 +159,8 @@ def chess_section(chess: dict) -> str:
     compile_s = chess["compile_vmap_step"]
     rows.append(["compile of jit(vmap(step))", f"{compile_s['total_s']:.1f} s", "written down"])
     rows.append(["state per game", f"{chess['state_bytes']['total']:,} B", "written down"])
-    args = chess.get("command_args", {})
-    command = "python -m benchmarks.chess_speed" + "".join(
-        f" --{key.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
-        for key, v in args.items() if v not in (False, None))
-    return f"""## Chess (issue 17)
+    command = command_of("benchmarks.chess_speed", chess)
+    return f"""## Chess
 
 `{command}`: the same harness as above (random legal play, auto-reset, the observation summed
 every step), ours at each batch size, pgx chess through the same adapter, and OpenSpiel's C++
@@ -171,6 +174,148 @@ best.
 
 {chess_speed.render_markdown(chess)}
 """
+
+
+def command_of(module: str, result: dict) -> str:
+    """The command line that wrote `result`, from the arguments it recorded (if any)."""
+    args = result.get("command_args", {})
+    return f"python -m {module}" + "".join(
+        f" --{key.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
+        for key, v in args.items() if v not in (False, None))
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def jax_pin(pyproject: Path = ROOT / "pyproject.toml") -> str:
+    """The jax requirement of pyproject.toml's dependencies, as written (">=0.4.35,<0.11")."""
+    return re.search(r'"jax([<>=!~][^"]*)"', pyproject.read_text()).group(1)
+
+
+def within(version: str, pin: str) -> bool:
+    """Whether `version` meets every `<`, `<=`, `>`, `>=`, `==` clause of `pin`."""
+    checks = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+              ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
+    clauses = re.findall(r"(<=|>=|==|<|>)\s*([\d.]+)", pin)
+    return all(checks[op](_version(version), _version(bound)) for op, bound in clauses)
+
+
+def _machine(info: dict, device_kind: str | None = None) -> str:
+    where = device_kind or info["device"] if info.get("jax_backend") == "gpu" else (
+        f"{info['cores']}-core CPU")
+    jax = f"jax {info['jax']}"
+    if not within(info["jax"], jax_pin()):  # say so where a figure comes from another jax
+        jax += f" (outside this package's pin, jax{jax_pin()})"
+    return f"{info['cpu']}, {where}, {jax}, {info['date_utc'][:10]}"
+
+
+def _load(results_dir: Path, name: str) -> dict | None:
+    path = results_dir / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def speed_table(results_dir: Path) -> str:
+    """README's speed table: each game at its best batch size against each peer at its best,
+    in the same run (random play with auto-reset, the observation read every step), then the
+    command and machine of each run."""
+    rows, runs = [], {}
+
+    def row(game, ours, ours_batch, peer, theirs, source, result, command):
+        ratio = ours / theirs
+        rows.append([game, f"{rate(ours)} (batch {ours_batch:,})", peer, rate(theirs),
+                     f"**{ratio:.1f}×**" if ratio >= 2 else f"{ratio:.2f}×", f"`{source}`"])
+        machine = _machine(result["machine"], result.get("device_kind"))
+        runs[source] = f"- `{source}`: `{command}`; {machine}"
+
+    tp = _load(results_dir, "throughput.json")
+    if tp:
+        h = tp["headline"]
+        for peer, key in (("OpenSpiel checkers (C++)", "openspiel"),
+                          ("pgx othello (pgx has no checkers)", "pgx_othello_best")):
+            if key in h:
+                row("checkers 8×8", h["ours_best"], h["ours_best_batch"], peer, h[key],
+                    "throughput.json", tp, "python -m benchmarks.throughput")
+    chess = _load(results_dir, "chess.json")
+    if chess:
+        ours = chess_speed.best(chess["throughput"], "jaxcheckers chess")
+        for name, peer in (("OpenSpiel chess (C++, from Python)", "OpenSpiel chess (C++)"),
+                           ("pgx chess", "pgx chess")):
+            theirs = chess_speed.best(chess["throughput"], name)
+            if theirs:
+                row("chess", ours["steps_per_s"], ours["batch_size"], peer, theirs["steps_per_s"],
+                    "chess.json", chess, command_of("benchmarks.chess_speed", chess))
+    gpu = _load(results_dir, "device_speed.json")
+    if gpu:
+        ours = chess_speed.best(gpu["throughput"], "jaxcheckers chess")
+        theirs = chess_speed.best(gpu["throughput"], "pgx chess")
+        if ours and theirs:
+            row("chess, on a GPU", ours["steps_per_s"], ours["batch_size"], "pgx chess",
+                theirs["steps_per_s"], "device_speed.json", gpu,
+                command_of("benchmarks.device_speed", gpu))
+    ttt = _load(results_dir, "tictactoe.json")
+    if ttt:
+        same = [c for c in ttt["comparison"] if c["sampler"] == "rank"]  # the harness's sampler
+        ours = max((c["jaxcheckers"] for c in same), key=lambda r: r["steps_per_s"])
+        theirs = max((c["pgx"] for c in same), key=lambda r: r["steps_per_s"])
+        row("tic-tac-toe 3×3", ours["steps_per_s"], ours["batch_size"], "pgx tic_tac_toe",
+            theirs["steps_per_s"], "tictactoe.json", ttt, "python -m benchmarks.tictactoe")
+    header = ["game", "ours, steps/s", "peer", "peer, steps/s", "ours ÷ peer", "run"]
+    return markdown_table(header, rows) + "\n\n" + "\n".join(runs.values())
+
+
+def strength_table(results_dir: Path) -> str:
+    """README's strength table: the ladder's ratings (benchmarks/results/ladder/ladder.json)."""
+    report = _load(results_dir / "ladder", "ladder.json")
+    if not report:
+        return "(no ladder in benchmarks/results/ladder)"
+    ratings = [ladder.Rating(**r) for r in report["ratings"]]
+    plain = report.get("ratings_without_prior")
+    table = ladder.markdown_table(ratings, [ladder.Rating(**r) for r in plain] if plain else None)
+    command = re.sub(r"--out \S+", "--out DIR", report["command"])
+    return (f"{table}\n\n`{command}` ({report['games_per_pair']} games a pair, both seats, "
+            f"{report['opening_plies']} random opening plies; {report['machine']}; "
+            f"{report['wall_seconds'] / 60:.0f} min).")
+
+
+def training_table(results_dir: Path) -> str:
+    """The training speed: every training_speed*.json (`benchmarks.training_speed`, one
+    PPO update of a preset's batch timed), its settings as it recorded them."""
+    rows = []
+    for path in sorted(results_dir.glob("training_speed*.json")):
+        result = json.loads(path.read_text())
+        c = result["config"]
+        net = (c["network"] if c["network"] == "conv"  # older files keep no conv widths
+               else f"{c['network']} {'-'.join(map(str, c['hidden_sizes']))}")
+        rows.append([f"{c['num_envs']:,} games × {c['rollout_length']} steps, {net}",
+                     ", ".join(result["devices"]), rate(result["training_steps_per_s"]),
+                     f"{result['share_of_update']['learn']:.0%}", f"`{path.name}`"])
+    header = ["PPO update of", "devices", "env steps/s", "share spent learning", "file"]
+    return (markdown_table(header, rows) + "\n\nFrom `python -m benchmarks.training_speed "
+            "[--preset P] [--num-envs N] [--out FILE]`: one whole update (rollout, GAE, PPO "
+            "epochs) timed after compiling.")
+
+
+README_SECTIONS = {"speed": speed_table, "strength": strength_table}
+
+
+def fill_readme(text: str, results_dir: Path) -> str:
+    """`text` with each `<!-- report:NAME -->` ... `<!-- /report:NAME -->` part regenerated;
+    ValueError if one of README_SECTIONS has no such markers."""
+    for name, section in README_SECTIONS.items():
+        pattern = re.compile(rf"(<!-- report:{name} -->\n).*?(<!-- /report:{name} -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"README.md has no <!-- report:{name} --> ... <!-- /report:{name} -->")
+        table = section(results_dir)
+        text = pattern.sub(lambda m, table=table: m.group(1) + table + "\n" + m.group(2), text)
+    return text
+
+
+def stale(results_dir: Path = RESULTS_DIR, root: Path = ROOT) -> list[str]:
+    """The files (BENCHMARKS.md, README.md) whose figures differ from what the JSON gives."""
+    readme = (root / "README.md").read_text()
+    wanted = {"BENCHMARKS.md": build(results_dir), "README.md": fill_readme(readme, results_dir)}
+    return [name for name, text in wanted.items() if (root / name).read_text() != text]
 
 
 def build(results_dir: Path) -> str:
@@ -214,6 +359,8 @@ def build(results_dir: Path) -> str:
     if device_path.exists():
         parts.append("## On a GPU\n\n" + device_speed.render_markdown(
             json.loads(device_path.read_text())))
+    if any(results_dir.glob("training_speed*.json")):
+        parts.append("## Training speed\n\n" + training_table(results_dir) + "\n")
     return "\n".join(parts)
 
 
@@ -221,8 +368,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if BENCHMARKS.md or README.md is stale")
     args = parser.parse_args(argv)
+    if args.check:
+        behind = stale(args.results_dir, ROOT)
+        print(f"out of date: {', '.join(behind)} (run python -m benchmarks.report)"
+              if behind else "BENCHMARKS.md and README.md agree with benchmarks/results")
+        return 1 if behind else 0
     args.out.write_text(build(args.results_dir))
+    args.readme.write_text(fill_readme(args.readme.read_text(), args.results_dir))
     tp_path, chess_path = args.results_dir / "throughput.json", args.results_dir / "chess.json"
     if tp_path.exists() and chess_path.exists():  # the plot gets the chess lines
         throughput.plot(json.loads(tp_path.read_text()), args.results_dir / "throughput.png",
@@ -233,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         if source.exists():
             markdown = module.render_markdown(json.loads(source.read_text()))
             (args.results_dir / f"{name}.md").write_text(markdown)
-    print(f"written {args.out}")
+    print(f"written {args.out} and {args.readme}'s tables")
     return 0
 
 
