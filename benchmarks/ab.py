@@ -6,7 +6,7 @@ The base commit's `jaxcheckers` package is taken out of git (`git archive`) into
 folder under the name `jaxcheckers_base`, so both versions load side by side; each game's two
 versions then run in turns, run by run (`common.measure_together`), so that a change in the
 machine's load falls on both alike. Prints a table with the ratio new/base and writes
-`benchmarks/results/ab.json`.
+`benchmarks/results/ab-BASE.json`.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
           f"median of {args.runs} runs, the two versions in turns:\n")
     print(markdown_table(["game", "batch", "this tree", args.base, "ratio"], rows))
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    path = args.out_dir / "ab.json"
+    path = args.out_dir / f"ab-{args.base}.json"
     path.write_text(json.dumps({"device": device.platform, "results": records}, indent=2) + "\n")
     print(f"\nwritten to {path}")
     return 0
