@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import jax
@@ -11,6 +12,7 @@ import numpy as np
 from jaxcheckers.agents.random import random_legal_action, random_play_step
 from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int, seed
 from jaxcheckers.games import spec
+from jaxcheckers.memory import state_bytes, too_large
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +59,11 @@ def throughput(env, batch: int, steps: int, key) -> float:
 
 def run(args: argparse.Namespace) -> int:
     env = env_from_arguments(args)
+    # The batch, the next one, the sampler's mask and keys: four copies at once, on the safe side.
+    refused = too_large(4 * args.batch * state_bytes(env), f"--batch {args.batch:,} games")
+    if refused:
+        print(f"demo: {refused}; try a smaller --batch", file=sys.stderr)
+        return 1
     key = jax.random.PRNGKey(args.seed)
     print(f"One random game of {env}:")
     print_one_game(env, key)

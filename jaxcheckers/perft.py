@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import math
-import os
 import sys
 import time
 from typing import Any, NamedTuple
@@ -41,6 +39,7 @@ import jax.numpy as jnp
 from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int
 from jaxcheckers.bits import nth_set_bit, pack_mask
 from jaxcheckers.games import spec
+from jaxcheckers.memory import state_bytes, too_large
 
 __all__ = ["perft", "add_arguments", "run"]
 
@@ -277,45 +276,17 @@ def run(args: argparse.Namespace) -> int:
     depth_wanted = args.depth or spec(args.game).perft_depth
     level = "move" if args.move_level else "hop"
     print(f"{env}, {level}-level perft")
-    available, where = _free_memory()
     count = 1
     for depth in range(1, depth_wanted + 1):
         # Depth d plays every position of depth d - 1: that many states live at once, and more
         # while a chunk's children are made and packed (the leaves are counted, not kept). Three
         # times the frontier is the bound used: an estimate, on the safe side.
-        needed = 3 * count * _state_bytes(env)
-        if needed > available:
-            print(
-                f"perft: stopped before depth {depth}: its {count:,} positions of depth "
-                f"{depth - 1} need about {needed / 2**30:.1f} GiB, more than the "
-                f"{available / 2**30:.1f} GiB free on the {where}",
-                file=sys.stderr,
-            )
+        positions = f"its {count:,} positions of depth {depth - 1}"
+        refused = too_large(3 * count * state_bytes(env), positions)
+        if refused:
+            print(f"perft: stopped before depth {depth}: {refused}", file=sys.stderr)
             return 1
         start = time.perf_counter()
         count = perft(env, depth, move_level=args.move_level)
         print(f"depth {depth:>2}: {count:>12,}  ({time.perf_counter() - start:.2f} s)", flush=True)
     return 0
-
-
-def _state_bytes(env) -> int:
-    """Device bytes one frontier slot takes: the state, its packed action bits, its offset."""
-    state = jax.eval_shape(env.reset, jax.random.key(0))
-    leaves = jax.tree_util.tree_leaves(state)
-    state_bytes = sum(math.prod(x.shape) * jnp.dtype(x.dtype).itemsize for x in leaves)
-    return state_bytes + 4 * (-(-env.num_actions // 32)) + 4
-
-
-def _free_memory() -> tuple[int, str]:
-    """(bytes free, where) on the default device: its allocator's figure, or the host's RAM."""
-    device = jax.devices()[0]
-    stats = device.memory_stats() if device.platform != "cpu" else None
-    if stats and "bytes_limit" in stats:
-        return stats["bytes_limit"] - stats.get("bytes_in_use", 0), device.platform.upper()
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            fields = dict(line.split(":", 1) for line in meminfo)
-        return int(fields["MemAvailable"].split()[0]) * 1024, "host"
-    except (OSError, KeyError, ValueError):
-        pages = os.sysconf("SC_AVPHYS_PAGES") if hasattr(os, "sysconf") else 0
-        return pages * os.sysconf("SC_PAGE_SIZE") if pages else 2**62, "host"

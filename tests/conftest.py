@@ -1,10 +1,15 @@
 """One JAX compilation cache for the whole test run, shared by the xdist workers and the
-subprocesses the tests start.
+subprocesses the tests start; and XLA's backend optimisations turned down for the run.
 
 Many tests build the same computation anew (an env, a trainer, a match) in fresh closures, which
 `jit`'s in-memory cache cannot see as the same; the persistent cache keys on the compiled program
 itself, so each one is compiled once per run. The directory is new for every run and removed at
 its end, so that a run never reads what an earlier one compiled (CI starts from nothing too).
+
+The suite compiles far more than it runs (hundreds of programs, most run for a few steps), so
+LLVM's optimisation passes on the CPU cost more than the faster code they make saves. The flag
+changes how fast a program runs, never what it computes; a user's own XLA_FLAGS are kept, and
+the benchmarks, which time programs, never see it.
 """
 
 from __future__ import annotations
@@ -16,9 +21,12 @@ import tempfile
 CACHE_VARIABLE = "JAX_COMPILATION_CACHE_DIR"  # a user's own cache, if set, is used as it is
 MIN_TIME_VARIABLE = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
 _OWNER = "JAXCHECKERS_TEST_CACHE_OWNER"  # the process that made the directory removes it
+QUICK_COMPILES = "--xla_backend_optimization_level=0"
 
 
 def pytest_configure(config):
+    if "XLA_FLAGS" not in os.environ:  # before jax starts its backend; subprocesses inherit it
+        os.environ["XLA_FLAGS"] = QUICK_COMPILES
     if CACHE_VARIABLE not in os.environ:  # the controller (or a lone process): make it
         os.environ[CACHE_VARIABLE] = tempfile.mkdtemp(prefix="jaxcheckers-jit-")
         os.environ[_OWNER] = str(os.getpid())

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from jaxcheckers import argtypes, perft
+from jaxcheckers import argtypes, memory
 from tests.cli_helpers import assert_one_line_error, run_cli
 
 BAD = {
@@ -101,11 +101,18 @@ def test_check_writable_leaves_no_file(tmp_path):
 
 def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
     # Depth 3 plays the 25 positions of depth 2 (6×6): pretend there is room for 20.
-    per_state = perft._state_bytes(__import__("jaxcheckers").make("checkers", board_size=6))
-    monkeypatch.setattr(perft, "_free_memory", lambda: (20 * 3 * per_state, "host"))
+    per_state = memory.state_bytes(__import__("jaxcheckers").make("checkers", board_size=6))
+    monkeypatch.setattr(memory, "free_memory", lambda: (20 * 3 * per_state, "host"))
     status, out, err = run_cli(["perft", "--board-size", "6", "--depth", "4"], capsys)
     assert "depth  1:" in out and "depth  2:" in out and "depth  3:" not in out
     assert_one_line_error(status, err, "stopped before depth 3", "GiB")
+
+
+def test_demo_refuses_a_batch_the_memory_cannot_hold_before_it_allocates(capsys):
+    """It ran out of memory inside XLA with a long traceback (`--batch 100000000`)."""
+    status, out, err = run_cli(["demo", "--batch", "100000000000", "--steps", "1"], capsys)
+    assert_one_line_error(status, err, "--batch 100,000,000,000 games need about", "GiB")
+    assert "One random game" not in out
 
 
 @pytest.mark.parametrize(

@@ -20,18 +20,33 @@ from tests.reference import ReferenceCheckers
 
 ILLEGAL_ACTION_RATE = 0.002  # now and then try an illegal action, to cover the forfeit rule
 
+# Each variant compiles its own env: the fast suite plays six (every board size but 10×10, both
+# no-move rules, random endgames, the crowning variant), the slow one all.
+SLOW = pytest.mark.slow
 VARIANTS = [
     # (games, options, from random endgames?, the endings this sample must reach, so that
     #  every rule is really exercised)
     (150, dict(board_size=8), False, {"win", "repetition", "forfeit"}),
     (50, dict(board_size=6), False, {"win"}),
-    (40, dict(board_size=10), False, {"win"}),
+    pytest.param(40, dict(board_size=10), False, {"win"}, marks=SLOW),
     (40, dict(board_size=8, no_moves="pass"), False, {"win", "repetition"}),
     (60, dict(board_size=8), True, {"win", "repetition"}),
     (40, dict(board_size=8, no_moves="pass"), True, {"win", "repetition"}),
-    (30, dict(board_size=8, repetition_draw=False), True, {"win"}),
-    (30, dict(board_size=8, forty_move_draw=False, max_steps=300), True, {"repetition"}),
-    (20, dict(board_size=6, repetition_draw=False, no_moves="pass", max_steps=300), True, {"win"}),
+    pytest.param(30, dict(board_size=8, repetition_draw=False), True, {"win"}, marks=SLOW),
+    pytest.param(
+        30,
+        dict(board_size=8, forty_move_draw=False, max_steps=300),
+        True,
+        {"repetition"},
+        marks=SLOW,
+    ),
+    pytest.param(
+        20,
+        dict(board_size=6, repetition_draw=False, no_moves="pass", max_steps=300),
+        True,
+        {"win"},
+        marks=SLOW,
+    ),
     # ealt/Checkers' rules: a man crowned by a capture captures on as a king
     (
         60,
@@ -125,7 +140,9 @@ def starts(options: dict, games: int, endgames: bool, rng: random.Random):
 
 
 @pytest.mark.parametrize(
-    "games,options,endgames,endings", VARIANTS, ids=[f"{v[1]}-endgames={v[2]}" for v in VARIANTS]
+    "games,options,endgames,endings",
+    VARIANTS,
+    ids=[f"{v[1]}-endgames={v[2]}" for v in (getattr(v, "values", v) for v in VARIANTS)],
 )
 def test_random_games_agree_with_reference(games, options, endgames, endings):
     env, reset, step, observe = batched(tuple(sorted(options.items())))

@@ -105,6 +105,7 @@ def _finish(
         assert expect in log, log[-3000:]
 
 
+@pytest.mark.slow  # the fast suite keeps test_training's run sharded over four forced devices
 def test_two_processes_train_to_the_same_parameters_as_one_process_over_two_devices(tmp_path):
     port = str(_free_port())
     processes = {

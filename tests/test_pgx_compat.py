@@ -89,6 +89,7 @@ def test_pgx_auto_reset_runs_checkers():
     _check_auto_reset("checkers", {"board_size": 6})
 
 
+@pytest.mark.slow  # compiles chess's step once more; checkers and tic-tac-toe run in the fast suite
 def test_pgx_auto_reset_runs_chess():
     """Chess cut at 20 plies under pgx's wrapper: it hands back a fresh game still marked as
     finished, whose moves must be offered all the same (the mask reads the stored moves alone).

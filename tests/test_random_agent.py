@@ -56,7 +56,7 @@ def test_nth_set_bit_matches_numpy():
         packed = (bits.reshape(words, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(1)
         packed = jnp.asarray(packed.astype(np.uint32))
         ranks = jnp.arange(bits.sum(), dtype=jnp.int32)
-        found = jax.vmap(nth_set_bit, in_axes=(None, 0))(packed, ranks)
+        found = jax.jit(jax.vmap(nth_set_bit, in_axes=(None, 0)))(packed, ranks)
         assert np.asarray(found).tolist() == np.flatnonzero(bits).tolist()
 
 

@@ -146,7 +146,7 @@ def test_the_split_network_keeps_the_value_off_the_policy_features(network, shar
     params = model.init(jax.random.PRNGKey(1), observation)
 
     def touched_by(output: int) -> dict:  # layer name -> whether output 0/1 sends it gradient
-        grads = jax.grad(lambda p: model.apply(p, observation)[output].sum())(params)
+        grads = jax.jit(jax.grad(lambda p: model.apply(p, observation)[output].sum()))(params)
         return {name: any(bool((g != 0).any()) for g in jax.tree.leaves(layer))
                 for name, layer in grads["params"].items()}  # fmt: skip
 

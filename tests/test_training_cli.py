@@ -190,7 +190,7 @@ def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):
         (["--learning-rate", "0.1"], "--learning-rate"),
         (["--hidden-sizes", "8,8"], "--hidden-sizes 8,8"),
         (["--game", "checkers"], "--game"),
-        (["--board-size", "4"], "--board-size"),
+        (["--board-size", "4"], "--board-size 4 (the run has 3)"),
         (["--preset", "gpu"], "--preset"),
         (["--out", "elsewhere"], "--out"),
     ]:
@@ -408,6 +408,19 @@ def test_ctrl_c_during_a_checkpoint_write_lets_it_finish_then_stops(tmp_path, ca
     more = str((int(saved[1]) + 1) * TINY_STEPS)
     status, out, err = run_cli(["train", "--resume", str(run_dir), "--total-steps", more], capsys)
     assert status == 0 and "resumed" in out, err
+
+    # Fewer updates than done: refused, config.json left as it was (it printed "6 of 1 updates").
+    config = (run_dir / "config.json").read_text()
+    status, _, err = run_cli(["train", "--resume", str(run_dir), "--total-steps", "128"], capsys)
+    assert_one_line_error(status, err, "--total-steps 128 makes 1 updates, fewer than the")
+    assert (run_dir / "config.json").read_text() == config
+    # config.json edited (another network size, as another game would be): named as such, not
+    # as a damaged checkpoint with orbax's dump.
+    edited = json.loads(config) | {"hidden_sizes": [8]}
+    (run_dir / "config.json").write_text(json.dumps(edited))
+    status, _, err = run_cli(["train", "--resume", str(run_dir)], capsys)
+    assert_one_line_error(status, err, "does not fit the run's config.json", "edited")
+    assert "damaged" not in err and not list(checkpoints.glob("damaged*"))
 
 
 def test_sigterm_saves_the_run_and_a_run_directory_is_locked_while_it_trains(tmp_path, capsys):

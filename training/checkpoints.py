@@ -130,6 +130,12 @@ class RunCheckpoints:
             )
             return type(part)(*restored["state"])
 
+        misfit = self._misfit(template, max(steps))
+        if misfit:  # whole files of another shape: the config changed, not the checkpoint
+            raise ValueError(
+                f"checkpoint {max(steps)} does not fit the run's config.json ({misfit}): was "
+                "config.json edited? Put it back, or start a new run"
+            )
         step, state = restore_newest_good(self.directory, steps, restore, "state")
         self._set_aside([at for at in steps if at > step])
         missing = [name for name in template._fields if name not in state._fields]
@@ -157,6 +163,19 @@ class RunCheckpoints:
             print(f"checkpoint {step} set aside as {target.name}", file=sys.stderr)
         self.manager.reload()
 
+    def _misfit(self, template: Any, step: int) -> str | None:
+        """The first array whose saved shape differs from `template`'s, as 'name: saved shape
+        (the config makes shape)'; None when all fit or the metadata cannot be read."""
+        try:
+            metadata = self.manager.item_metadata(step)["state"]
+            saved = dict(_shapes_by_name(getattr(metadata, "tree", metadata)))
+        except Exception:  # noqa: BLE001 - unreadable metadata: the damage check reports it
+            return None
+        for name, shape in _shapes_by_name(template):
+            if name in saved and tuple(saved[name]) != tuple(shape):
+                return f"{name}: {tuple(saved[name])} saved, the config makes {tuple(shape)}"
+        return None
+
     def _saved_fields(self, step: int) -> list[str]:
         """The names of the TrainState fields that checkpoint `step` holds."""
         metadata = self.manager.item_metadata(step)["state"]
@@ -177,6 +196,14 @@ class RunCheckpoints:
 
     def close(self) -> None:
         self.manager.close()
+
+
+def _shapes_by_name(tree: Any):
+    """(name, shape) of each array of `tree`, named by its path ("params.Dense_0.kernel")."""
+    for path, leaf in jax.tree_util.tree_leaves_with_path(tree):
+        if hasattr(leaf, "shape"):
+            names = (getattr(k, "key", getattr(k, "name", getattr(k, "idx", k))) for k in path)
+            yield ".".join(map(str, names)), leaf.shape
 
 
 def _saved_part(template: Any, saved: list[str]) -> Any:

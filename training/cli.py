@@ -65,6 +65,7 @@ from jaxcheckers.argtypes import (
     size_options,
 )
 from jaxcheckers.games import names as game_names
+from jaxcheckers.games import spec as game_spec
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
 
@@ -217,10 +218,8 @@ def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]
     changes = _changes_from_args(args, algo, game=stored.game)
     if "env_options" in changes:
         changes["env_options"] = {**stored.env_options, **changes["env_options"]}
-    flags = {"env_options": "board-size"}
     refused = [
-        f"--{flags.get(name, name.replace('_', '-'))} {_shown(value)} "
-        f"(the run has {_shown(getattr(stored, name))})"
+        _change_shown(name, value, getattr(stored, name), stored.game)
         for name, value in changes.items()
         if name not in RESUME_MAY_CHANGE and value != getattr(stored, name)
     ]
@@ -239,6 +238,15 @@ def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]
 
 def _shown(value) -> str:
     return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def _change_shown(name: str, value, stored, game: str) -> str:
+    """'--flag value (the run has stored)'; the env's options as the board size they set."""
+    if name != "env_options":
+        return f"--{name.replace('_', '-')} {_shown(value)} (the run has {_shown(stored)})"
+    option = game_spec(game).size_option
+    stored_size = getattr(game_spec(game).make(**stored), option)  # the default, if not set
+    return f"--board-size {value.get(option)} (the run has {stored_size})"
 
 
 def initialize_distributed() -> None:
@@ -316,6 +324,11 @@ def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evalu
         if args.resume:
             state = checkpoints.restore_state(state)
             done = int(state.update_step)
+            if done > config.num_updates:  # refused before config.json is rewritten
+                raise ValueError(
+                    f"--total-steps {config.total_steps} makes {config.num_updates} updates, "
+                    f"fewer than the {done} {run_dir} has done: give more to train on"
+                )
             print(f"resumed {run_dir} at update {done}")
             for line in changes:
                 print(f"  changed from the command line: {line}")
