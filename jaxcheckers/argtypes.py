@@ -129,9 +129,9 @@ def check_writable(path: str | Path, *, new: bool = False) -> Path:
     file that exists already (a game record is never overwritten); a device such as /dev/null
     is not a file.
     """
+    if not str(path).strip():  # before Path(), which reads "" as "."
+        raise ValueError("an empty file name: give the file to write")
     path = Path(path)
-    if not str(path).strip():
-        raise ValueError("an empty file name")
     existed = path.exists()
     if new and path.is_file():
         raise ValueError(f"{path} exists already; give a new file name (it is not overwritten)")

@@ -97,6 +97,9 @@ def test_check_writable_leaves_no_file(tmp_path):
         argtypes.check_writable(tmp_path / "missing" / "games.pdn")
     with pytest.raises(ValueError, match="cannot write"):
         argtypes.check_writable(tmp_path)
+    for empty in ("", "  "):  # `--pdn ''`: Path("") is ".", which was refused as a directory
+        with pytest.raises(ValueError, match="an empty file name"):
+            argtypes.check_writable(empty)
 
 
 def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
