@@ -4,9 +4,10 @@
 
 The base commit's `jaxcheckers` package is taken out of git (`git archive`) into a temporary
 folder under the name `jaxcheckers_base`, so both versions load side by side; each game's two
-versions then run in turns, run by run (`common.measure_together`), so that a change in the
-machine's load falls on both alike. Prints a table with the ratio new/base and writes
-`benchmarks/results/ab-BASE.json`.
+versions then run in turns, run by run, each run the same number of calls (`paired_ratios`), so
+that a change in the machine's load falls on both alike. The ratio new/base is the median over
+the rounds of each round's own ratio, printed with its quartiles (the spread the machine's load
+leaves) and the same ratio in CPU time; writes `benchmarks/results/ab-BASE.json`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import importlib
 import io
 import json
 import re
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -62,12 +64,30 @@ def game(package, name: str, label: str) -> JaxGame:
     return JaxGame(label, env.reset, env.step, env.num_actions)
 
 
+def paired_ratios(new: TimedRollout, old: TimedRollout, runs: int) -> dict[str, float]:
+    """Times `new` and `old` in `runs` rounds (`measure_together`), each run the same number of
+    calls, and gives the ratio new/base of each round's throughputs: median and quartiles over
+    the rounds, in wall-clock and in CPU time.
+
+    A round's two runs lie seconds apart, so a load that changes more slowly cancels out of its
+    ratio; the median of the rounds' ratios is steadier than the ratio of two medians, which
+    pairs runs taken under different loads."""
+    calls = max(new.calls, old.calls)  # each estimated from its own warm-up; the longer wins
+    new.calls = old.calls = calls
+    timed = measure_together([new, old], runs=runs)
+    wall = [base / this for this, base in zip(timed[0].run_s, timed[1].run_s, strict=True)]
+    cpu = [base / this for this, base in zip(timed[0].run_cpu_s, timed[1].run_cpu_s, strict=True)]
+    quartiles = statistics.quantiles(wall, n=4) if runs > 1 else [wall[0]] * 3
+    return {"timed": timed, "ratio": statistics.median(wall), "ratio_q1": quartiles[0],
+            "ratio_q3": quartiles[2], "cpu_ratio": statistics.median(cpu)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
     parser.add_argument("--games", nargs="+", default=["checkers", "chess"])
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4096])
-    parser.add_argument("--runs", type=int, default=7, help="timed runs per figure (median)")
+    parser.add_argument("--runs", type=int, default=15, help="timed rounds per figure (median)")
     parser.add_argument("--min-run-s", type=float, default=0.5, help="shortest timed run")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
@@ -84,18 +104,24 @@ def main(argv: list[str] | None = None) -> int:
                     game(base, name, f"{name} ({args.base})"),
                 ]
                 rollouts = [TimedRollout(v, batch, min_run_s=args.min_run_s) for v in versions]
-                new, old = measure_together(rollouts, runs=args.runs)
-                ratio = new.steps_per_s / old.steps_per_s
+                paired = paired_ratios(*rollouts, runs=args.runs)
+                new, old = paired.pop("timed")
                 rows.append([name, str(batch), rate(new.steps_per_s), rate(old.steps_per_s),
-                             f"{ratio:.3f}"])
+                             f"{paired['ratio']:.3f}",
+                             f"{paired['ratio_q1']:.3f}–{paired['ratio_q3']:.3f}",
+                             f"{paired['cpu_ratio']:.3f}"])
                 records.append({"game": name, "batch_size": batch, "base": args.base,
                                 "new_steps_per_s": new.steps_per_s,
-                                "base_steps_per_s": old.steps_per_s, "ratio": ratio,
-                                "new_runs_s": new.run_s, "base_runs_s": old.run_s})
+                                "base_steps_per_s": old.steps_per_s, **paired,
+                                "calls_per_run": new.calls_per_run,
+                                "new_runs_s": new.run_s, "base_runs_s": old.run_s,
+                                "new_runs_cpu_s": new.run_cpu_s, "base_runs_cpu_s": old.run_cpu_s})
     device = jax.devices()[0]
     print(f"Random play with auto-reset on {device.platform} ({device.device_kind}), "
-          f"median of {args.runs} runs, the two versions in turns:\n")
-    print(markdown_table(["game", "batch", "this tree", args.base, "ratio"], rows))
+          f"{args.runs} rounds, the two versions in turns; ratio: the median of the rounds' "
+          "ratios, with their quartiles and the median ratio in CPU time:\n")
+    print(markdown_table(["game", "batch", "this tree", args.base, "ratio", "quartiles",
+                          "CPU ratio"], rows))
     args.out_dir.mkdir(parents=True, exist_ok=True)
     path = args.out_dir / f"ab-{args.base}.json"
     path.write_text(json.dumps({"device": device.platform, "results": records}, indent=2) + "\n")

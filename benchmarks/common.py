@@ -300,9 +300,10 @@ class TimedRollout:
 
 def measure_together(rollouts: list[TimedRollout], runs: int = 5) -> list[Throughput]:
     """Median of `runs` runs of each rollout, the rollouts taking turns run by run, so that a
-    change in the machine's load falls on all of them alike."""
-    for _ in range(runs):
-        for rollout in rollouts:
+    change in the machine's load falls on all of them alike; every other round in reverse
+    order, so that none always runs first."""
+    for round_index in range(runs):
+        for rollout in rollouts if round_index % 2 == 0 else rollouts[::-1]:
             rollout.run()
     results = [rollout.result() for rollout in rollouts]
     for rollout in rollouts:
