@@ -296,6 +296,24 @@ def training_table(results_dir: Path) -> str:
             "epochs) timed after compiling.")
 
 
+def ab_table(results_dir: Path) -> str:
+    """This tree against an earlier commit, each game's two versions timed in turns in one
+    process (`benchmarks.ab`): every ab-BASE.json."""
+    rows = []
+    for path in sorted(results_dir.glob("ab-*.json")):
+        for r in json.loads(path.read_text())["results"]:
+            spread = (f"{r['ratio_q1']:.3f}–{r['ratio_q3']:.3f}" if "ratio_q1" in r else "")
+            cpu = f"{r['cpu_ratio']:.3f}" if "cpu_ratio" in r else ""
+            rows.append([r["game"], f"{r['batch_size']:,}", f"`{r['base']}`", f"{r['ratio']:.3f}",
+                         spread, cpu, f"`{path.name}`"])
+    header = ["game", "batch", "against", "ratio new/base", "quartiles", "CPU-time ratio", "file"]
+    return (markdown_table(header, rows) + "\n\nFrom `python -m benchmarks.ab --base COMMIT "
+            "--games checkers chess --batch-sizes 4096 16384` (random play with auto-reset on "
+            "the CPU; the ratio is the median of each round's own ratio, or, in a file without "
+            "quartiles, the ratio of the two medians). Timing on a shared CPU moves a few "
+            "percent: docs/experiments.md counts instructions where that matters.")
+
+
 README_SECTIONS = {"speed": speed_table, "strength": strength_table}
 
 
@@ -361,6 +379,8 @@ def build(results_dir: Path) -> str:
             json.loads(device_path.read_text())))
     if any(results_dir.glob("training_speed*.json")):
         parts.append("## Training speed\n\n" + training_table(results_dir) + "\n")
+    if any(results_dir.glob("ab-*.json")):
+        parts.append("## A/B against earlier commits\n\n" + ab_table(results_dir) + "\n")
     return "\n".join(parts)
 
 
