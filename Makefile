@@ -21,7 +21,7 @@ demo: setup  ## random games and the env's throughput
 	$(BIN)/jaxcheckers demo
 
 test: setup  ## the test suite CI runs (slow tests excluded)
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --durations=10
 
 test-all: setup  ## everything, slow tests too
 	$(BIN)/python -m pytest -q -n 2 -m ""
