@@ -121,7 +121,7 @@ def play_games(
     a_plays_first: bool [G], A is player 0 in game g. reset_keys: [G] keys for `env.reset`
     (default: split from `key`). record: keep every action played, [G, step limit].
     opening_actions: int32 [G, K], the first env steps of each game, played before anyone is
-    asked (-1: no more); the opening turns, if any, come after them.
+    asked (-1: no more); their turns count toward `opening_plies`.
     """
     games = a_plays_first.shape[0]
     limit = env.max_steps or UNLIMITED_GAME_CAP
