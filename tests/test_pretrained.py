@@ -167,3 +167,9 @@ def test_mcts_ppo_names_the_ppo_network_and_pretrained_alone_the_alphazero_one(m
         make_agent("mcts:ppo:", ENV)
     with pytest.raises(ValueError, match="simulations"):
         make_agent("mcts:ppo:pretrained:0", ENV)
+
+
+def test_the_search_is_asked_game_by_game():
+    """On a CPU a match asks it only in the games where it is to move, one at a time (how
+    act_where treats such agents is tested with alpha-beta and in test_arena)."""
+    assert make_agent("mcts:ppo:pretrained:4", ENV).game_by_game

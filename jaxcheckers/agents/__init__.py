@@ -44,9 +44,10 @@ AGENT_SPECS = {
 
 
 def game_by_game(agent: Agent) -> Agent:
-    """Marks `agent` as a search whose work depends on the position (loops that stop at a
-    cut-off). Under `vmap` every game of a batch waits for the slowest one, so on a CPU
-    `act_where` runs such an agent one game at a time, and only in the games that need it."""
+    """Marks `agent` as a search best asked one game at a time on a CPU: one whose work depends
+    on the position (loops that stop at a cut-off: under `vmap` every game of a batch waits for
+    the slowest one), or one whose batched form costs more per game than it saves (mctx's
+    trees). `act_where` then runs it one game at a time, and only in the games that need it."""
     agent.game_by_game = True
     return agent
 

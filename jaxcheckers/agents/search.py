@@ -30,6 +30,8 @@ import jax
 import jax.numpy as jnp
 import mctx
 
+from jaxcheckers.agents import game_by_game
+
 __all__ = [
     "make_recurrent_fn",
     "make_root",
@@ -112,7 +114,10 @@ def search_agent(
     """An agent `act(state, key) -> action` that runs Gumbel MuZero search from `state`.
 
     gumbel_scale 0 (the default) plays the best action by sequential halving, deterministic;
-    1 samples as in self-play.
+    1 samples as in self-play. Marked `game_by_game`: on a CPU a match asks it one game at a
+    time, only where it is to move (vmapped over 16 games of which 8 were to move, 64 and 256
+    simulations cost 5× and 20× the CPU time a game of asking them one by one;
+    docs/experiments-ballots.md).
     """
     if num_simulations < 1:
         raise ValueError(f"num_simulations must be positive, got {num_simulations}")
@@ -133,4 +138,4 @@ def search_agent(
         )
         return output.action[0].astype(jnp.int32)
 
-    return act
+    return game_by_game(act)
