@@ -1,13 +1,15 @@
 """One agent against another over checkers' three-move ballots, saved after every batch.
 
     python -m benchmarks.ballots ppo:pretrained alphabeta:7
-    python -m benchmarks.ballots mcts:ppo:pretrained:64 alphabeta:8 --batch-size 8
+    python -m benchmarks.ballots mcts:ppo:pretrained:64 alphabeta:8 --batch-size 1
+    python -m benchmarks.ballots --table        # every saved pairing as a markdown table
 
 The same games as `jaxcheckers arena A B --openings ballots --seed S` (312 games: the ACF's 156
 ballots, each with both colours), played `--batch-size` games at a time; after each batch the
 results so far go to results/ballots/A_vs_B.json: the score with its 95% interval, wins / draws /
 losses, and every game (its ballot, A's colour, A's score, its length). A long match stopped part
-way keeps what it played, and the file says how many of the games it holds.
+way keeps what it played, and the file says how many of the games it holds. A search agent
+is best played at `--batch-size 1`: in a batch it searches every game whenever one needs it.
 """
 
 from __future__ import annotations
@@ -37,10 +39,38 @@ def results_path(a: str, b: str) -> Path:
     return RESULTS / f"{name}.json"
 
 
+def markdown_table(reports: list[dict]) -> str:
+    """One row per saved pairing: games played, W / D / L for A, score and its 95% CI, A's
+    score with black and with white, ballots A lost with both colours, wall time."""
+    rows = [
+        "| A | B | games | A: W / D / L | score [95% CI] | as black | as white | "
+        "ballots lost both ways | wall s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in reports:
+        s, games = r["summary"], r["games"]
+        by_colour = [
+            [g["a_score"] for g in games if g["a_plays_first"] == first] for first in (True, False)
+        ]
+        pairs: dict[str, list[float]] = {}
+        for g in games:
+            pairs.setdefault(g["opening"], []).append(g["a_score"])
+        lost = sum(1 for v in pairs.values() if len(v) == 2 and max(v) == 0)
+        black, white = (f"{np.mean(c):.3f}" if c else "-" for c in by_colour)
+        played = f"{r['games_played']}" + ("" if r["complete"] else f" of {r['games_planned']}")
+        rows.append(
+            f"| `{r['a']}` | `{r['b']}` | {played} | {s['wins']} / {s['draws']} / {s['losses']} "
+            f"| {s['score']:.3f} [{s['score_low']:.3f}, {s['score_high']:.3f}] | {black} | "
+            f"{white} | {lost} | {r['wall_seconds']:.0f} |"
+        )
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
+    parser.add_argument("a", nargs="?")
+    parser.add_argument("b", nargs="?")
+    parser.add_argument("--table", action="store_true", help="print the saved pairings, then stop")
     parser.add_argument("--games", type=positive_int, default=DECK_GAMES)
     parser.add_argument("--batch-size", type=positive_int, default=24)
     parser.add_argument("--seed", type=seed, default=0)
@@ -48,6 +78,12 @@ def main() -> None:
         "--out", type=Path, default=None, help="default results/ballots/A_vs_B.json"
     )
     args = parser.parse_args()
+    if args.table:
+        reports = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("*.json"))]
+        print(markdown_table(reports))
+        return
+    if args.b is None:
+        parser.error("give two agents (or --table)")
     env = jaxcheckers.make("checkers")
     agent_a = agent_or_exit(parser, args.a, env)
     agent_b = agent_or_exit(parser, args.b, env)
