@@ -195,7 +195,8 @@ def add_opening_arguments(parser: argparse.ArgumentParser, default_plies: int) -
         metavar="DECK",
         default=None,
         help="open every game from the game's deck: 'ballots' (checkers: the ACF's 156 "
-        "three-move ballots, each with both colours: 312 games a pair unless --games says)",
+        "three-move ballots, each with both colours: 312 games a pair; an even --games N plays "
+        "N/2 of them, in an order shuffled by --seed)",
     )
     parser.add_argument(
         "--opening-plies",
