@@ -121,7 +121,9 @@ def main() -> None:
             "summary": _finite(dataclasses.asdict(summary)),
             "games": games,
         }
-        out.write_text(json.dumps(report, indent=1, default=str) + "\n")
+        partial = out.with_suffix(".json.part")  # then renamed: a reader never sees half a file
+        partial.write_text(json.dumps(report, indent=1, default=str) + "\n")
+        partial.replace(out)
         s = summary
         print(
             f"{len(games)}/{args.games} games: {args.a} {s.wins} / {s.draws} / {s.losses}, score "
