@@ -4,12 +4,11 @@
     python -m benchmarks.ballots mcts:ppo:pretrained:64 alphabeta:8 --batch-size 1
     python -m benchmarks.ballots --table        # every saved pairing as a markdown table
 
-The same games as `jaxcheckers arena A B --openings ballots --seed S` (312 games: the ACF's 156
-ballots, each with both colours), played `--batch-size` games at a time; after each batch the
-results so far go to results/ballots/A_vs_B.json: the score with its 95% interval, wins / draws /
-losses, and every game (its ballot, A's colour, A's score, its length). A long match stopped part
-way keeps what it played, and the file says how many of the games it holds. A search agent
-is best played at `--batch-size 1`: in a batch it searches every game whenever one needs it.
+The games of `jaxcheckers arena A B --openings ballots --seed S --batch-size N` (312 games:
+the ACF's 156 ballots, each with both colours, in the same order and seats), a batch at a time;
+after each batch the results so far go to results/ballots/A_vs_B.json: the score with its 95%
+interval, wins / draws / losses, and every game (its ballot, A's colour, A's score, its length).
+A long match stopped part way keeps what it played, and the file says how many games it holds.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import numpy as np
 
 import jaxcheckers
 from benchmarks.common import agent_or_exit
-from jaxcheckers.arena import _finite, each_game, match_batches, summarize
+from jaxcheckers.arena import _finite, deck_order, each_game, match_batches, summarize
 from jaxcheckers.argtypes import positive_int, seed
 from jaxcheckers.checkers.ballots import DECK_GAMES, deck
 
@@ -93,14 +92,16 @@ def main() -> None:
     command = f"python -m benchmarks.ballots {args.a} {args.b} --games {args.games} "
     command += f"--batch-size {args.batch_size} --seed {args.seed}"
     games, started = [], time.perf_counter()
+    key = jax.random.key(args.seed)
     batches = match_batches(
         env,
         agent_a,
         agent_b,
         args.games,
-        jax.random.key(args.seed),
+        jax.random.fold_in(key, 0),  # as `arena.round_robin` keys its first pair
         batch_size=args.batch_size,
         deck=ballots,
+        openings=deck_order(len(ballots.names), args.games, key),
     )
     for match in batches:
         rows = each_game(match, ballots)

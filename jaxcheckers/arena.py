@@ -228,12 +228,14 @@ def match_batches(
     batch_size: int | None = None,
     record: bool = False,
     deck: OpeningDeck | None = None,
+    openings: np.ndarray | None = None,
 ):
     """The games of `play_match`, `batch_size` at a time (default all): yields each batch's
     Match as soon as it is played, so that a long match can save as it goes.
 
     opening_plies: random turns first. record: keep every action played. deck: games open
-    with its openings (`deck_order`); `games` must then be even.
+    with its openings, `games` must then be even; openings: int [games], which one each game
+    opens with (default `deck_order(len(deck.names), games, key)`).
     """
     if deck is not None and games % 2:
         raise ValueError(
@@ -244,9 +246,10 @@ def match_batches(
     if not jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.wrap_key_data(key)  # a raw PRNGKey
     play = _compiled_games(env, agent_a, agent_b, opening_plies, record, deck is not None)
-    openings = (
-        np.full(games, -1, np.int32) if deck is None else deck_order(len(deck.names), games, key)
-    )
+    if deck is None:
+        openings = np.full(games, -1, np.int32)
+    elif openings is None:
+        openings = deck_order(len(deck.names), games, key)
     for first in range(0, games, batch_size):
         count = min(batch_size, games - first)
         a_plays_first = (np.arange(first, first + count) % 2) == 0
@@ -394,8 +397,10 @@ def round_robin(
     deck: OpeningDeck | None = None,
 ):
     """Every pair of `entrants` ((name, agent), in order) plays `games` games through
-    `play_match`, with a key of its own; yields each pair's result as soon as it is played."""
+    `play_match`, with a key of its own; yields each pair's result as soon as it is played.
+    With a deck, every pair plays the same openings (`deck_order` of `key`)."""
     pairs = [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1 :]]
+    openings = None if deck is None else deck_order(len(deck.names), games, key)
     for index, ((a, agent_a), (b, agent_b)) in enumerate(pairs):
         start = time.perf_counter()
         match = play_match(
@@ -408,6 +413,7 @@ def round_robin(
             batch_size=batch_size,
             record=record,
             deck=deck,
+            openings=openings,
         )
         seconds = time.perf_counter() - start
         yield PairMatch(a, b, match, summarize(match.a_score), seconds)

@@ -103,6 +103,8 @@ def test_the_command_plays_the_ballots_and_names_them_in_json_and_pdn(capsys, tm
     assert [game["a_plays_first"] for game in result["each_game"]] == [True, False] * 4
     assert all(re.fullmatch(r"ACF \d+: \S+ \S+ \S+", name) for name in names)
     assert [t.tags["Opening"] for t in pdn.parse_pdn(path.read_text())] == names
+    order = arena.deck_order(156, 8, jax.random.key(0))  # --seed 0
+    assert names == [ballots.BALLOTS[i].name for i in order]
 
 
 @pytest.mark.parametrize(
