@@ -22,6 +22,7 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import chess_speed, device_speed, perft, throughput
+from benchmarks.ballots import markdown_table as ballots_table
 from benchmarks.common import RESULTS_DIR, markdown_table, rate
 from jaxcheckers import ladder
 
@@ -296,6 +297,17 @@ def training_table(results_dir: Path) -> str:
             "epochs) timed after compiling.")
 
 
+BALLOTS_INTRO = """## Strength over the three-move ballots
+
+Checkers, every game opened with one of the ACF's 156 three-move ballots, each with both colours
+(`jaxcheckers arena A B --openings ballots`; 312 games a pairing, fewer where the table says),
+scored from A's side, on a shared 2-core CPU. `python -m benchmarks.ballots A B [--games N]`
+plays one pairing and saves it to `benchmarks/results/ballots/A_vs_B.json` after every batch;
+what the figures mean and what was tried: docs/experiments.md.
+
+"""
+
+
 def ab_table(results_dir: Path) -> str:
     """This tree against an earlier commit, each game's two versions timed in turns in one
     process (`benchmarks.ab`): every ab-BASE.json."""
@@ -379,6 +391,9 @@ def build(results_dir: Path) -> str:
             json.loads(device_path.read_text())))
     if any(results_dir.glob("training_speed*.json")):
         parts.append("## Training speed\n\n" + training_table(results_dir) + "\n")
+    ballots = sorted((results_dir / "ballots").glob("*.json"))
+    if ballots:
+        parts.append(BALLOTS_INTRO + ballots_table([json.loads(p.read_text()) for p in ballots]))
     if any(results_dir.glob("ab-*.json")):
         parts.append("## A/B against earlier commits\n\n" + ab_table(results_dir) + "\n")
     return "\n".join(parts)

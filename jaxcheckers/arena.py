@@ -3,13 +3,18 @@
     jaxcheckers arena alphabeta:3 random --games 1000
     jaxcheckers arena random alphabeta:1 alphabeta:2 --games 200     (a round-robin table)
     jaxcheckers arena --game tictactoe perfect random --games 100
+    jaxcheckers arena ppo:pretrained alphabeta:7 --openings ballots     (312 games)
 
 The one match runner of the project, for every game: the CLI, the trainer's evaluations and the
 benchmarks all play through `play_games`. Game i puts agent A in seat 0 (moves first) when i is
 even and in seat 1 when it is odd. The first `opening_plies` turns of every game are random legal
 moves, so deterministic agents meet in many different positions; a turn is a player's whole
-move (a checkers capture sequence of several hops is one turn). All games of a match run
-together, batched, in one compiled `lax.while_loop` that stops when the last game ends.
+move (a checkers capture sequence of several hops is one turn). Or games open from a game's
+opening deck (`--openings ballots`: checkers' three-move ballots, `GameSpec.openings`): games 2k
+and 2k + 1 play the same opening with the seats swapped, the openings taken in an order shuffled
+by the seed, so that 2 × (deck size) games play every opening with both colours (checkers: 312,
+the default then). All games of a match run together, batched, in one compiled
+`lax.while_loop` that stops when the last game ends.
 
 Score = (wins + draws / 2) / games, from A's side. A game cut at the step limit is a draw. The 95%
 interval is the Wilson score interval on that score (a draw counted as half a win: conservative,
@@ -37,12 +42,15 @@ from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.argtypes import (
     add_game_arguments,
+    add_opening_arguments,
+    check_openings,
     check_writable,
     env_from_arguments,
-    non_negative_int,
+    openings_from_arguments,
     positive_int,
     seed,
 )
+from jaxcheckers.games import OpeningDeck
 from jaxcheckers.games import spec as game_spec
 
 Z_95 = 1.959964  # two-sided 95% quantile of the standard normal
@@ -53,6 +61,8 @@ __all__ = [
     "Match",
     "play_games",
     "play_match",
+    "match_batches",
+    "deck_order",
     "Summary",
     "summarize",
     "elo_difference",
@@ -81,6 +91,7 @@ class Match(NamedTuple):
     length: np.ndarray  # int32 (G,)  env steps played
     actions: np.ndarray  # int32 (G, T)  the actions played, T = 0 unless recorded
     reset_keys: np.ndarray  # (G,) the key each game was reset with (to replay it)
+    opening: np.ndarray  # int32 (G,)  the deck's opening each game began with; -1 without a deck
 
 
 class _Carry(NamedTuple):
@@ -103,11 +114,14 @@ def play_games(
     opening_plies: int = 0,
     reset_keys: jax.Array | None = None,
     record: bool = False,
+    opening_actions: jax.Array | None = None,
 ) -> Outcome:
     """Plays one batch of games of A against B to their ends. Pure: jit it, vmap it.
 
     a_plays_first: bool [G], A is player 0 in game g. reset_keys: [G] keys for `env.reset`
     (default: split from `key`). record: keep every action played, [G, step limit].
+    opening_actions: int32 [G, K], the first env steps of each game, played before anyone is
+    asked (-1: no more); their turns count toward `opening_plies`.
     """
     games = a_plays_first.shape[0]
     limit = env.max_steps or UNLIMITED_GAME_CAP
@@ -133,14 +147,17 @@ def play_games(
     def one_step(c: _Carry) -> _Carry:
         key, key_a, key_b, key_random = jax.random.split(c.key, 4)
         playing = live(c)
+        scripted = _scripted(opening_actions, c.length, games)
+        playing_freely = playing & (scripted < 0)
         opening = c.turns < opening_plies
         a_to_move = (c.state.current_player == 0) == a_plays_first
         asked = lambda agent, k, needed: act_where(  # noqa: E731
             agent, c.state, jax.random.split(k, games), needed
         )
-        action = asked(agent_a, key_a, playing & ~opening & a_to_move)
-        action += asked(agent_b, key_b, playing & ~opening & ~a_to_move)
-        action += asked(random_agent, key_random, playing & opening)
+        action = asked(agent_a, key_a, playing_freely & ~opening & a_to_move)
+        action += asked(agent_b, key_b, playing_freely & ~opening & ~a_to_move)
+        action += asked(random_agent, key_random, playing_freely & opening)
+        action = jnp.where(playing & (scripted >= 0), scripted, action)
         state = jax.vmap(env.step)(c.state, action)
         over = state.terminated | state.truncated
         turn_over = (state.current_player != c.state.current_player) | over
@@ -171,7 +188,36 @@ def play_games(
     )
 
 
-def play_match(
+def _scripted(opening_actions: jax.Array | None, length: jax.Array, games: int) -> jax.Array:
+    """int32 [G]: each game's set action at its step `length`, -1 where there is none."""
+    if opening_actions is None:
+        return jnp.full(games, -1, jnp.int32)
+    width = opening_actions.shape[1]
+    at = jnp.minimum(length, width - 1)[:, None]
+    action = jnp.take_along_axis(opening_actions, at, axis=1)[:, 0]
+    return jnp.where(length < width, action, -1).astype(jnp.int32)
+
+
+def deck_order(deck_size: int, games: int, key: jax.Array) -> np.ndarray:
+    """int32 [games]: the opening of each game of a match from a deck. Games 2k and 2k + 1 play
+    the same one (A first in the even game); the openings come in an order shuffled by `key`,
+    every one before any comes again."""
+    rounds = -(-games // (2 * deck_size))
+    keys = jax.random.split(jax.random.fold_in(key, deck_size), rounds)
+    order = np.concatenate([np.asarray(jax.random.permutation(k, deck_size)) for k in keys])
+    return np.repeat(order, 2)[:games].astype(np.int32)
+
+
+def play_match(env, agent_a, agent_b, games: int, key: jax.Array, **options) -> Match:
+    """Plays `games` games of A against B, A first in the even-numbered ones (host arrays).
+
+    options: opening_plies, batch_size, record and deck, as `match_batches` takes them.
+    """
+    parts = list(match_batches(env, agent_a, agent_b, games, key, **options))
+    return Match(*(np.concatenate(fields) for fields in zip(*parts, strict=True)))
+
+
+def match_batches(
     env,
     agent_a,
     agent_b,
@@ -181,13 +227,29 @@ def play_match(
     opening_plies: int = 0,
     batch_size: int | None = None,
     record: bool = False,
-) -> Match:
-    """Plays `games` games of A against B, A first in the even-numbered ones (host arrays)."""
+    deck: OpeningDeck | None = None,
+    openings: np.ndarray | None = None,
+):
+    """The games of `play_match`, `batch_size` at a time (default all): yields each batch's
+    Match as soon as it is played, so that a long match can save as it goes.
+
+    opening_plies: random turns first. record: keep every action played. deck: games open
+    with its openings, `games` must then be even; openings: int [games], which one each game
+    opens with (default `deck_order(len(deck.names), games, key)`).
+    """
+    if deck is not None and games % 2:
+        raise ValueError(
+            f"{games} games: each opening of a deck is played with both colours, so give an "
+            f"even number (the whole deck is {2 * len(deck.names)})"
+        )
     batch_size = min(batch_size or games, games)
     if not jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.wrap_key_data(key)  # a raw PRNGKey
-    play = _compiled_games(env, agent_a, agent_b, opening_plies, record)
-    parts = []
+    play = _compiled_games(env, agent_a, agent_b, opening_plies, record, deck is not None)
+    if deck is None:
+        openings = np.full(games, -1, np.int32)
+    elif openings is None:
+        openings = deck_order(len(deck.names), games, key)
     for first in range(0, games, batch_size):
         count = min(batch_size, games - first)
         a_plays_first = (np.arange(first, first + count) % 2) == 0
@@ -195,21 +257,23 @@ def play_match(
         reset_keys = jax.random.split(batch_key, batch_size)
         # Pad the last batch to the compiled shape; the padding games are dropped after.
         padded = jnp.asarray(np.resize(a_plays_first, batch_size))
-        outcome = jax.device_get(play(play_key, padded, reset_keys))
-        trim = lambda x, count=count: np.asarray(x)[:count]  # noqa: E731
-        parts.append(
-            Match(
-                a_plays_first,
-                *(trim(x) for x in outcome),
-                reset_keys=trim(jax.random.key_data(reset_keys)),
-            )
+        opening = openings[first : first + count]
+        scripted = (
+            None if deck is None else jnp.asarray(deck.actions[np.resize(opening, batch_size)])
         )
-    return Match(*(np.concatenate(fields) for fields in zip(*parts, strict=True)))
+        outcome = jax.device_get(play(play_key, padded, reset_keys, scripted))
+        trim = lambda x, count=count: np.asarray(x)[:count]  # noqa: E731
+        yield Match(
+            a_plays_first,
+            *(trim(x) for x in outcome),
+            reset_keys=trim(jax.random.key_data(reset_keys)),
+            opening=opening,
+        )
 
 
 @functools.lru_cache(maxsize=16)
-def _compiled_games(env, agent_a, agent_b, opening_plies: int, record: bool):
-    def play(key, a_plays_first, reset_keys):
+def _compiled_games(env, agent_a, agent_b, opening_plies: int, record: bool, scripted: bool):
+    def play(key, a_plays_first, reset_keys, opening_actions):
         return play_games(
             env,
             agent_a,
@@ -219,6 +283,7 @@ def _compiled_games(env, agent_a, agent_b, opening_plies: int, record: bool):
             opening_plies=opening_plies,
             reset_keys=reset_keys,
             record=record,
+            opening_actions=opening_actions if scripted else None,
         )
 
     return jax.jit(play)
@@ -309,6 +374,7 @@ def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
 
 # -- PDN / PGN ------------------------------------------------------------
 
+
 class PairMatch(NamedTuple):
     """One pair's match in a round-robin: `a` against `b`, scored from `a`'s side."""
 
@@ -328,10 +394,13 @@ def round_robin(
     opening_plies: int = 0,
     batch_size: int | None = None,
     record: bool = False,
+    deck: OpeningDeck | None = None,
 ):
     """Every pair of `entrants` ((name, agent), in order) plays `games` games through
-    `play_match`, with a key of its own; yields each pair's result as soon as it is played."""
+    `play_match`, with a key of its own; yields each pair's result as soon as it is played.
+    With a deck, every pair plays the same openings (`deck_order` of `key`)."""
     pairs = [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1 :]]
+    openings = None if deck is None else deck_order(len(deck.names), games, key)
     for index, ((a, agent_a), (b, agent_b)) in enumerate(pairs):
         start = time.perf_counter()
         match = play_match(
@@ -343,20 +412,27 @@ def round_robin(
             opening_plies=opening_plies,
             batch_size=batch_size,
             record=record,
+            deck=deck,
+            openings=openings,
         )
         seconds = time.perf_counter() - start
         yield PairMatch(a, b, match, summarize(match.a_score), seconds)
 
 
-def match_games(match: Match, a: str, b: str, env, first_round: int = 1) -> list:
+def match_games(
+    match: Match, a: str, b: str, env, first_round: int = 1, deck: OpeningDeck | None = None
+) -> list:
     """The games of a recorded match as game records in the game's dialect (PDN for checkers,
-    PGN for chess), replayed on the host."""
+    PGN for chess), replayed on the host; with the `deck` the match opened from, an `Opening`
+    tag names each game's opening."""
     dialect = game_spec(env.id).dialect
     recorded = []
     for i in range(len(match.a_score)):
         players = (a, b) if match.a_plays_first[i] else (b, a)
         actions = match.actions[i, : match.length[i]]
         tags = {"Event": "jaxcheckers arena", "Round": str(first_round + i)}
+        if deck is not None and match.opening[i] >= 0:
+            tags["Opening"] = deck.names[match.opening[i]]
         tags.update(zip(dialect.player_tags, players, strict=True))
         start = replay_start(env, match, i)
         recorded.append(records.game_from_actions(dialect, env, start, actions, **tags))
@@ -370,14 +446,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
     add_game_arguments(parser)
-    parser.add_argument("--games", type=positive_int, default=100, help="games per pair")
-    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
-        "--opening-plies",
-        type=non_negative_int,
-        default=0,
-        help="random turns at the start of every game",
+        "--games",
+        type=positive_int,
+        default=None,
+        help="games per pair (default 100; with --openings, every opening with both colours)",
     )
+    parser.add_argument("--seed", type=seed, default=0)
+    add_opening_arguments(parser, default_plies=0)
     parser.add_argument(
         "--max-steps", type=positive_int, default=None, help="env steps before a game is cut"
     )
@@ -392,9 +468,6 @@ def run(args: argparse.Namespace) -> int:
     if len(args.agents) < 2:
         print("arena: give at least two agents", file=sys.stderr)
         return 2
-    if args.games < 1:
-        print("arena: --games must be at least 1", file=sys.stderr)
-        return 2
     twice = sorted({spec for spec in args.agents if args.agents.count(spec) > 1})
     if twice and len(args.agents) > 2:  # two alike is a self-play match; more is a slip
         print(f"arena: an agent given twice in a round-robin: {', '.join(twice)}", file=sys.stderr)
@@ -403,7 +476,9 @@ def run(args: argparse.Namespace) -> int:
         check_writable(args.pdn, new=True)  # before the games: ValueError, one line from the CLI
     try:
         extra = {} if args.max_steps is None else {"max_steps": args.max_steps}
+        check_openings(args)  # before the env: a typo costs nothing
         env = env_from_arguments(args, **extra)
+        deck, games, opening_plies = openings_from_arguments(args, env)
         agents = {spec: make_agent(spec, env) for spec in dict.fromkeys(args.agents)}
     except (ValueError, OSError) as error:
         print(f"arena: {error}", file=sys.stderr)
@@ -417,21 +492,30 @@ def run(args: argparse.Namespace) -> int:
     for a, b, match, summary, seconds in round_robin(
         env,
         entrants,
-        args.games,
+        games,
         jax.random.key(args.seed),
-        opening_plies=args.opening_plies,
+        opening_plies=opening_plies,
         batch_size=args.batch_size,
         record=args.pdn is not None,
+        deck=deck,
     ):
-        results.append({"a": a, "b": b, "seconds": seconds, **dataclasses.asdict(summary)})
+        result = {"a": a, "b": b, "seconds": seconds, **dataclasses.asdict(summary)}
+        if deck is not None:
+            result["each_game"] = each_game(match, deck)
+        results.append(result)
         if args.pdn is not None:
-            pdn_games += match_games(match, a, b, env, first_round=len(pdn_games) + 1)
+            first = len(pdn_games) + 1
+            pdn_games += match_games(match, a, b, env, first_round=first, deck=deck)
         if not args.json:
             print(describe(a, b, summary, seconds))
             print()
 
     if args.json:
-        report = {"agents": names, "matches": [_finite(r) for r in results]}
+        report = {
+            "agents": names,
+            "openings": args.openings,
+            "matches": [_finite(r) for r in results],
+        }
         print(json.dumps(report, indent=2), flush=True)
     elif len(names) > 2:
         print(round_robin_table(names, results), flush=True)
@@ -447,6 +531,20 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{len(pdn_games)} games saved to {args.pdn}")
     return 0
+
+
+def each_game(match: Match, deck: OpeningDeck) -> list[dict]:
+    """One entry per game of a match opened from `deck`: its opening, A's seat, A's score."""
+    return [
+        {
+            "opening": deck.names[opening],
+            "a_plays_first": bool(first),
+            "a_score": float(score),
+        }
+        for opening, first, score in zip(
+            match.opening, match.a_plays_first, match.a_score, strict=True
+        )
+    ]
 
 
 def _finite(result: dict) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jaxcheckers.games import make, names, spec
+from jaxcheckers.games import OpeningDeck, make, names, spec
 
 __all__ = [
     "MAX_SEED",
@@ -32,6 +32,9 @@ __all__ = [
     "checked_positive_int",
     "add_game_arguments",
     "env_from_arguments",
+    "add_opening_arguments",
+    "check_openings",
+    "openings_from_arguments",
     "size_options",
 ]
 
@@ -179,3 +182,62 @@ def env_from_arguments(args: argparse.Namespace, **options):
         return make(args.game, **options)
     except TypeError as error:  # an option the game does not take
         raise ValueError(f"{args.game}: {error}") from None
+
+
+DEFAULT_GAMES = 100  # games a pair without an opening deck
+
+
+def add_opening_arguments(parser: argparse.ArgumentParser, default_plies: int) -> None:
+    """`--openings DECK` (a game's opening deck: checkers' `ballots`) and `--opening-plies N`
+    (random turns first), shared by `arena` and `ladder`."""
+    parser.add_argument(
+        "--openings",
+        metavar="DECK",
+        default=None,
+        help="open every game from the game's deck: 'ballots' (checkers: the ACF's 156 "
+        "three-move ballots, each with both colours: 312 games a pair; an even --games N plays "
+        "N/2 of them, in an order shuffled by --seed)",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=non_negative_int,
+        default=None,
+        help=f"random turns at the start of every game (default {default_plies}; none with "
+        "--openings)",
+    )
+    parser.set_defaults(default_opening_plies=default_plies)
+
+
+def check_openings(args: argparse.Namespace) -> None:
+    """ValueError, one line, for `--openings` naming a deck the game lacks or set together with
+    `--opening-plies` (checked before any env is built)."""
+    if args.openings is None:
+        return
+    decks = spec(args.game).openings
+    if args.openings not in decks:
+        have = f"its decks: {', '.join(decks)}" if decks else "it has no opening deck"
+        raise ValueError(
+            f"--openings {args.openings}: not a deck of {args.game} ({have}); "
+            "use --opening-plies for random opening turns"
+        )
+    if args.opening_plies:
+        raise ValueError(f"--openings {args.openings} sets the opening: leave out --opening-plies")
+
+
+def openings_from_arguments(args: argparse.Namespace, env) -> tuple[OpeningDeck | None, int, int]:
+    """(deck, games a pair, opening plies) from `--openings`, `--games` and `--opening-plies`;
+    ValueError, one line, for a deck the game lacks or a count that does not fit it."""
+    check_openings(args)
+    if args.openings is None:
+        games = DEFAULT_GAMES if args.games is None else args.games
+        plies = args.opening_plies
+        return None, games, args.default_opening_plies if plies is None else plies
+    deck = spec(args.game).openings[args.openings](env)
+    whole = 2 * len(deck.names)
+    games = whole if args.games is None else args.games
+    if games % 2:
+        raise ValueError(
+            f"--games {games}: each opening is played with both colours, so give an even number "
+            f"(the whole deck of {args.openings} is {whole} games)"
+        )
+    return deck, games, 0

@@ -18,7 +18,7 @@ import functools
 import importlib
 import importlib.metadata
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import numpy as np
@@ -28,6 +28,7 @@ from jaxcheckers.records import Dialect, plain_dialect
 
 __all__ = [
     "GameSpec",
+    "OpeningDeck",
     "register",
     "spec",
     "names",
@@ -46,6 +47,14 @@ BUILTIN = {
     "chess": "jaxcheckers.chess.spec",
     "tictactoe": "jaxcheckers.tictactoe.spec",
 }
+
+
+class OpeningDeck(NamedTuple):
+    """Set openings that games start from (checkers' three-move ballots): each opening's name
+    and its actions, played from the start position before the players take over."""
+
+    names: tuple[str, ...]  # one per opening, as records name it
+    actions: np.ndarray  # int32 [openings, K]  each opening's actions, padded with -1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,6 +102,9 @@ class GameSpec:
 
     # -- what the layers above choose unless told
     default_seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
+    # Opening decks, by the name `--openings` takes: name -> deck(env) (ValueError for an env
+    # it does not fit). Without a deck, matches open with `--opening-plies` random turns.
+    openings: Mapping[str, Callable[[Env], OpeningDeck]] = dataclasses.field(default_factory=dict)
     perft_depth: int = 4  # the depth `perft` counts to by default
 
     @property

@@ -2,9 +2,11 @@
 
     jaxcheckers ladder random alphabeta:1 alphabeta:2 alphabeta:3 --games 100 --out DIR
     jaxcheckers ladder --game tictactoe random perfect mcts:uniform:8 --games 20
+    jaxcheckers ladder random alphabeta:3 ppo:pretrained --openings ballots --out DIR
 
 Every pair plays `--games` games through `arena.play_match` (seats swapped every other game,
-`--opening-plies` random turns first). The ratings maximise the logistic-Elo (Bradley–Terry)
+`--opening-plies` random turns first, or with `--openings ballots` every checkers three-move
+ballot with both colours: 312 games a pair). The ratings maximise the logistic-Elo (Bradley–Terry)
 likelihood: A scores against B with expectation E = 1 / (1 + 10^((r_B − r_A) / 400)), a draw
 counts as half a win, and every pair's points enter as a binomial log-likelihood
 s·log E + (n − s)·log(1 − E). The anchor (`random` if it plays, else the first agent) is fixed
@@ -46,9 +48,11 @@ from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.arena import Z_95, round_robin, round_robin_table
 from jaxcheckers.argtypes import (
     add_game_arguments,
+    add_opening_arguments,
+    check_openings,
     env_from_arguments,
     non_negative_float,
-    non_negative_int,
+    openings_from_arguments,
     positive_int,
     seed,
 )
@@ -332,13 +336,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
     parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
     add_game_arguments(parser)
-    parser.add_argument("--games", type=positive_int, default=100, help="games per pair")
     parser.add_argument(
-        "--opening-plies",
-        type=non_negative_int,
-        default=2,
-        help="random turns at the start of every game (default 2)",
+        "--games",
+        type=positive_int,
+        default=None,
+        help="games per pair (default 100; with --openings, every opening with both colours)",
     )
+    add_opening_arguments(parser, default_plies=2)
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--batch-size", type=positive_int, default=None, help="games at once")
     parser.add_argument(
@@ -369,7 +373,10 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)  # before the games: an OSError is one line
+    check_openings(args)  # before the env: a typo costs nothing
     env = env_from_arguments(args)
+    deck, games, opening_plies = openings_from_arguments(args, env)
+    args.games, args.opening_plies = games, opening_plies  # as played, for the report
     agents = {name: make_agent(name, env) for name in names}
 
     started = time.perf_counter()
@@ -377,10 +384,11 @@ def run(args: argparse.Namespace) -> int:
     for a, b, _, s, seconds in round_robin(
         env,
         [(name, agents[name]) for name in names],
-        args.games,
+        games,
         jax.random.key(args.seed),
-        opening_plies=args.opening_plies,
+        opening_plies=opening_plies,
         batch_size=args.batch_size,
+        deck=deck,
     ):
         results.append(PairResult(a, b, s.wins, s.draws, s.losses))
         matches.append({"a": a, "b": b, "score": s.score, "seconds": round(seconds, 2)})
@@ -398,6 +406,7 @@ def run(args: argparse.Namespace) -> int:
         "game": args.game,
         "board_size": args.board_size,
         "games_per_pair": args.games,
+        "openings": args.openings,
         "opening_plies": args.opening_plies,
         "seed": args.seed,
         "prior_draws": args.prior_draws,
@@ -475,13 +484,16 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
     without_prior = report.get("ratings_without_prior")
     without_prior = without_prior and [Rating(**r) for r in without_prior]
     size = report["board_size"]
+    if report.get("openings"):
+        opening = f"openings from the {report['openings']} deck (each with both colours)"
+    else:
+        opening = f"{report['opening_plies']} random opening turns"
     header = (
         f"Elo ratings, anchor `{report['anchor']}` = 0, 95% CIs from the observed information; "
         f"{report['game']}"
         + (f" {size}×{size}" if size else "")
-        + f", {report['games_per_pair']} games a pair, both seats, {report['opening_plies']} "
-        f"random opening turns, prior: {report['prior_draws']:g} virtual draw(s) against the "
-        "anchor.\n"
+        + f", {report['games_per_pair']} games a pair, both seats, {opening}, "
+        f"prior: {report['prior_draws']:g} virtual draw(s) against the anchor.\n"
     )
     note = tiers_note(report["tiers"], report["prior_draws"])
     scores = [
@@ -509,7 +521,11 @@ def _command_line(args: argparse.Namespace) -> str:
     words = ["jaxcheckers", "ladder", *args.agents, "--game", args.game]
     if args.board_size is not None:
         words += ["--board-size", str(args.board_size)]
-    words += ["--games", str(args.games), "--opening-plies", str(args.opening_plies)]
+    words += ["--games", str(args.games)]
+    if args.openings:
+        words += ["--openings", args.openings]
+    else:
+        words += ["--opening-plies", str(args.opening_plies)]
     words += ["--seed", str(args.seed)]
     if args.prior_draws != DEFAULT_PRIOR_DRAWS:
         words += ["--prior-draws", f"{args.prior_draws:g}"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import jax
 import numpy as np
+import pytest
 
 import jaxcheckers
-from jaxcheckers.agents import make_agent, pretrained
+from jaxcheckers.agents import alphabeta, make_agent, pretrained, search
 from jaxcheckers.arena import play_match, summarize
+from jaxcheckers.checkers.positions import from_board
 
 ENV = jaxcheckers.make("checkers")
 
@@ -51,3 +53,123 @@ def test_the_shipped_policy_refuses_another_game():
         assert "trained on" in str(error)
     else:
         raise AssertionError("a checkers policy was accepted for tic-tac-toe")
+
+
+# -- search with the shipped PPO network (mcts:ppo:pretrained) -----------------------------------
+
+# Black (b, B) far ahead: three kings and two men against one white man.
+BLACK_AHEAD = """
+. . . . . . . .
+. . . . B . . .
+. . . . . . . .
+. . B . . . B .
+. b . . . . . .
+b . . . . . . .
+. . . . . w . .
+. . . . . . . .
+"""
+
+# White to move in positions from ppo:pretrained's games over the ballots, where its raw policy
+# loses two or more men by alpha-beta to depth 5 (found by scanning its games against alphabeta:3).
+BLUNDERS = [
+    """
+    . . . . . b . b
+    b . b . b . b .
+    . . . . . . . b
+    w . b . . . b .
+    . . . . . . . w
+    w . . . . . . .
+    . b . w . . . w
+    w . w . w . w .
+    """,
+    """
+    . . . . . W . .
+    . . b . . . . .
+    . b . . . b . b
+    w . . . b . . .
+    . w . w . . . w
+    b . . . . . w .
+    . . . . . . . .
+    . . w . . . . .
+    """,
+    """
+    . . . b . . . b
+    b . . . b . b .
+    . . . b . b . b
+    . . . . b . b .
+    . w . . . . . w
+    b . . . w . w .
+    . . . w . . . w
+    w . w . w . w .
+    """,
+]
+
+
+def test_the_ppo_value_head_scores_the_position_for_the_side_to_move():
+    """The search reads `value` as the mover's expected result: positive for the side that is
+    far ahead when it is to move, negative for the side far behind."""
+    params, network, _ = pretrained.load(pretrained.NAME)
+    states = [from_board(ENV, BLACK_AHEAD, player=player) for player in (0, 1)]
+    _, values = network.apply(params, np.stack([s.observation for s in states]))
+    assert values[0] > 0.5 and values[1] < -0.5, values
+
+
+@pytest.mark.slow
+def test_search_with_the_ppo_network_mends_its_raw_policys_blunders():
+    """In each position the raw policy loses two men or more (alpha-beta, depth 5); the search
+    (64 simulations) plays a move within one man of the best, and the same search with the value's
+    sign flipped does not: the sign convention decides these positions."""
+    states = [from_board(ENV, board, player=1) for board in BLUNDERS]
+    batch = jax.tree.map(lambda *xs: np.stack(xs), *states)
+    roots = jax.jit(jax.vmap(lambda s: alphabeta.root_values(s.position, s.jumper, depth=5, n=8)))(
+        batch
+    )
+    params, network, _ = pretrained.load(pretrained.NAME)
+
+    def flipped(params, states):
+        logits, value = network.apply(params, states.observation)
+        return logits, -value
+
+    raw = jax.jit(make_agent("ppo:pretrained", ENV))
+    searched = jax.jit(make_agent("mcts:ppo:pretrained:64", ENV))
+    wrong_sign = jax.jit(search.search_agent(ENV, flipped, params, num_simulations=64))
+    key = jax.random.key(0)
+    for i, state in enumerate(states):
+        valid = np.asarray(roots.valid[i])
+        value = dict(
+            zip(
+                np.asarray(roots.first_actions[i])[valid].tolist(),
+                np.asarray(roots.values[i])[valid].tolist(),
+                strict=True,
+            )
+        )
+        best = max(value.values())
+        assert value[int(raw(state, key))] <= best - 2, (i, value)
+        assert value[int(searched(state, key))] >= best - 1, (i, value)
+        assert value[int(wrong_sign(state, key))] <= best - 2, (i, value)
+
+
+def test_mcts_ppo_names_the_ppo_network_and_pretrained_alone_the_alphazero_one(monkeypatch):
+    built = []
+
+    def search_agent(env, evaluate, params, *, num_simulations):
+        built.append((params, num_simulations))
+        return "agent"
+
+    monkeypatch.setattr(search, "search_agent", search_agent)
+    assert make_agent("mcts:ppo:pretrained:96", ENV) == "agent"
+    assert make_agent("mcts:pretrained", ENV) == "agent"
+    (ppo, _, _), (alphazero, _, _) = (pretrained.load(n) for n in pretrained.NAMES)
+    same = lambda a, b: jax.tree.all(jax.tree.map(np.array_equal, a, b))  # noqa: E731
+    assert same(built[0][0], ppo) and built[0][1] == 96
+    assert same(built[1][0], alphazero) and built[1][1] == 64
+    with pytest.raises(ValueError, match="needs a run directory"):
+        make_agent("mcts:ppo:", ENV)
+    with pytest.raises(ValueError, match="simulations"):
+        make_agent("mcts:ppo:pretrained:0", ENV)
+
+
+def test_the_search_is_asked_game_by_game():
+    """On a CPU a match asks it only in the games where it is to move, one at a time (how
+    act_where treats such agents is tested with alpha-beta and in test_arena)."""
+    assert make_agent("mcts:ppo:pretrained:4", ENV).game_by_game

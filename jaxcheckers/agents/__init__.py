@@ -38,14 +38,16 @@ AGENT_SPECS = {
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
     "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped AlphaZero "
-    "network; mcts:uniform[:SIMS] searches with flat priors",
+    "network; mcts:ppo:pretrained[:SIMS] with the shipped PPO network's policy and value "
+    "(mcts:ppo:RUN with a PPO run's); mcts:uniform[:SIMS] searches with flat priors",
 }
 
 
 def game_by_game(agent: Agent) -> Agent:
-    """Marks `agent` as a search whose work depends on the position (loops that stop at a
-    cut-off). Under `vmap` every game of a batch waits for the slowest one, so on a CPU
-    `act_where` runs such an agent one game at a time, and only in the games that need it."""
+    """Marks `agent` as a search best asked one game at a time on a CPU: one whose work depends
+    on the position (loops that stop at a cut-off: under `vmap` every game of a batch waits for
+    the slowest one), or one whose batched form costs more per game than it saves (mctx's
+    trees). `act_where` then runs it one game at a time, and only in the games that need it."""
     agent.game_by_game = True
     return agent
 
@@ -143,10 +145,18 @@ DEFAULT_SIMULATIONS = 64
 
 
 def _search_agent(argument: str, env) -> Agent:
-    """mcts:RUN[:SIMS] or mcts:uniform[:SIMS]."""
+    """mcts:RUN[:SIMS], mcts:ppo:RUN[:SIMS] or mcts:uniform[:SIMS].
+
+    `ppo:RUN` names the network as the `ppo` agent does: `ppo:pretrained` is the shipped PPO
+    network (its value head is the mover's expected outcome, as the search wants), where a bare
+    `pretrained` is the shipped AlphaZero network.
+    """
     source, _, simulations = argument.rpartition(":")
     if not source or not re.fullmatch(r"[+-]?[0-9]+", simulations):  # no count: a path alone
         source, simulations = argument, str(DEFAULT_SIMULATIONS)
+    as_named_by_ppo = source.startswith("ppo:")
+    if as_named_by_ppo:
+        source = source.removeprefix("ppo:")
     if not source:
         raise ValueError("mcts needs a run directory or 'uniform': mcts:RUN[:SIMS]")
     if not 1 <= int(simulations) <= 100_000:
@@ -158,7 +168,7 @@ def _search_agent(argument: str, env) -> Agent:
     else:
         from jaxcheckers.agents import pretrained
 
-        if source == pretrained.NAME:  # the shipped network trained to search with
+        if source == pretrained.NAME and not as_named_by_ppo:  # the network trained to search
             source = pretrained.SEARCH_NAME
         from jaxcheckers.agents.policy import load_params
 

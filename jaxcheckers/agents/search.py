@@ -34,6 +34,8 @@ from jaxcheckers.extras import needed_for
 with needed_for("search (the mcts agent)"):
     import mctx
 
+from jaxcheckers.agents import game_by_game
+
 __all__ = [
     "make_recurrent_fn",
     "make_root",
@@ -116,7 +118,10 @@ def search_agent(
     """An agent `act(state, key) -> action` that runs Gumbel MuZero search from `state`.
 
     gumbel_scale 0 (the default) plays the best action by sequential halving, deterministic;
-    1 samples as in self-play.
+    1 samples as in self-play. Marked `game_by_game`: on a CPU a match asks it one game at a
+    time, only where it is to move (vmapped over 16 games of which 8 were to move, 64 and 256
+    simulations cost 5× and 16-20× the CPU time a game of asking them one by one;
+    docs/experiments-ballots.md).
     """
     if num_simulations < 1:
         raise ValueError(f"num_simulations must be positive, got {num_simulations}")
@@ -137,4 +142,4 @@ def search_agent(
         )
         return output.action[0].astype(jnp.int32)
 
-    return act
+    return game_by_game(act)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.checkers import fen, notation, pdn, positions, render
+from jaxcheckers.checkers import ballots, fen, notation, pdn, positions, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.games import GameSpec
 from jaxcheckers.rgb import checkers_rgb
@@ -66,4 +66,5 @@ SPEC = GameSpec(
     # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
     default_seats=("human", "alphabeta:3"),
     perft_depth=7,
+    openings={"ballots": ballots.deck},
 )

@@ -1,0 +1,140 @@
+"""The ACF's three-move ballots and matches that open from them (`--openings ballots`)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcheckers
+from jaxcheckers import arena
+from jaxcheckers.agents.random import random_agent
+from jaxcheckers.checkers import ballots, pdn
+from jaxcheckers.checkers.render import legal_moves
+from jaxcheckers.cli import main
+from jaxcheckers.core import compiled_step
+from jaxcheckers.games import spec
+
+ENV = jaxcheckers.make("checkers")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return ballots.deck(ENV)
+
+
+def test_the_deck_is_the_acf_numbering_less_its_18_barred_openings():
+    assert [b.number for b in ballots.ACF_OPENINGS] == list(range(1, 175))
+    assert len(ballots.BARRED) == 18 and len(ballots.BALLOTS) == 156
+    assert len({b.moves for b in ballots.BALLOTS}) == 156
+    assert ballots.DECK_GAMES == 312
+    # Black's first moves: the seven of the start position, each in the deck.
+    firsts = {b.moves.split()[0] for b in ballots.BALLOTS}
+    assert firsts == {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+    by_number = {b.number: b.moves for b in ballots.ACF_OPENINGS}
+    assert by_number[120] == "11-15 22-18 15x22" and 120 not in ballots.BARRED
+    assert by_number[3] == "9-13 21-17 10-14" and 3 in ballots.BARRED
+
+
+def test_every_ballot_is_three_legal_turns_from_the_start(deck):
+    """Played hop by hop through the env's own legal actions: black, white, black."""
+    step = compiled_step(ENV)
+    start = ENV.reset(jax.random.key(0))
+    assert deck.actions.shape[0] == 156 and len(set(deck.names)) == 156
+    for ballot, name, actions in zip(ballots.BALLOTS, deck.names, deck.actions, strict=True):
+        assert name == f"ACF {ballot.number}: {ballot.moves}"
+        state, movers, written = start, [], []
+        for action in actions[actions >= 0]:
+            assert bool(state.legal_action_mask[action]), (name, action)
+            written.append(dict(legal_moves(state))[int(action)])
+            movers.append(int(state.current_player))
+            state = step(state, jnp.int32(action))
+        assert movers == [0, 1, 0] and " ".join(written) == ballot.moves
+        assert not bool(state.terminated) and int(state.current_player) == 1
+
+
+def test_the_deck_is_offered_for_checkers_only():
+    assert set(spec("checkers").openings) == {"ballots"}
+    assert not spec("chess").openings and not spec("tictactoe").openings
+    with pytest.raises(ValueError, match="8×8"):
+        ballots.deck(jaxcheckers.make("checkers", board_size=10))
+
+
+def test_deck_order_plays_each_opening_with_both_colours():
+    order = arena.deck_order(156, 312, jax.random.key(3))
+    assert sorted(order[::2].tolist()) == list(range(156))  # each ballot once a colour
+    assert (order[::2] == order[1::2]).all()  # games 2k and 2k + 1: the same ballot
+    assert order[:20:2].tolist() != list(range(10))  # shuffled, so a part of the deck is a sample
+    longer = arena.deck_order(156, 320, jax.random.key(3))
+    assert sorted(longer[:312:2].tolist()) == list(range(156))  # the whole deck before a repeat
+
+
+def test_a_match_opens_every_game_with_its_ballot_and_records_it(deck):
+    """Both colours of each ballot; the PDN replays the ballot's moves first and names it."""
+    match = arena.play_match(
+        ENV, random_agent, random_agent, 8, jax.random.key(1), record=True, deck=deck
+    )
+    assert match.a_plays_first.tolist() == [True, False] * 4
+    assert (match.opening[::2] == match.opening[1::2]).all()
+    games = arena.match_games(match, "a", "b", ENV, deck=deck)
+    for game, opening in zip(pdn.parse_pdn(pdn.format_games(games)), match.opening, strict=True):
+        ballot = ballots.BALLOTS[opening]
+        assert game.tags["Opening"] == ballot.name
+        assert " ".join(game.moves[:3]) == ballot.moves
+        assert pdn.replay(ENV, game).actions[:3] == deck.actions[opening].tolist()
+    with pytest.raises(ValueError, match="even number"):
+        arena.play_match(ENV, random_agent, random_agent, 3, jax.random.key(1), deck=deck)
+
+
+def test_the_command_plays_the_ballots_and_names_them_in_json_and_pdn(capsys, tmp_path):
+    path = tmp_path / "games.pdn"
+    argv = ["arena", "random", "random", "--openings", "ballots", "--games", "8"]
+    assert main([*argv, "--json", "--pdn", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["openings"] == "ballots"
+    (result,) = report["matches"]
+    assert result["games"] == 8 and len(result["each_game"]) == 8
+    names = [game["opening"] for game in result["each_game"]]
+    assert names[::2] == names[1::2] and len(set(names)) == 4
+    assert [game["a_plays_first"] for game in result["each_game"]] == [True, False] * 4
+    assert all(re.fullmatch(r"ACF \d+: \S+ \S+ \S+", name) for name in names)
+    assert [t.tags["Opening"] for t in pdn.parse_pdn(path.read_text())] == names
+    order = arena.deck_order(156, 8, jax.random.key(0))  # --seed 0
+    assert names == [ballots.BALLOTS[i].name for i in order]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--openings", "ballots", "--game", "chess"], "not a deck of chess"),
+        (["--openings", "ballots", "--game", "tictactoe"], "not a deck of tictactoe"),
+        (["--openings", "foo"], "not a deck of checkers .its decks: ballots."),
+        (
+            ["--openings", "ballots", "--games", "5"],
+            "even number .the whole deck of ballots is 312",
+        ),
+        (["--openings", "ballots", "--opening-plies", "2"], "leave out --opening-plies"),
+        (["--openings", "ballots", "--board-size", "10"], "8×8 checkers, not 10×10"),
+    ],
+)
+@pytest.mark.parametrize("command", ["arena", "ladder"])
+def test_bad_openings_are_one_line(capsys, command, argv, message):
+    assert main([command, "random", "alphabeta:1", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and re.search(message, err), err
+
+
+@pytest.mark.slow
+def test_the_ladder_plays_the_ballots(capsys, tmp_path):
+    argv = ["ladder", "random", "alphabeta:1", "--openings", "ballots", "--games", "2"]
+    assert main([*argv, "--out", str(tmp_path), "--no-plot"]) == 0
+    report = json.loads((tmp_path / "ladder.json").read_text())
+    assert report["openings"] == "ballots" and report["games_per_pair"] == 2
+    assert report["opening_plies"] == 0
+    assert "--openings ballots" in report["command"] and "--opening-plies" not in report["command"]
+    assert "ballots deck" in (tmp_path / "ladder.md").read_text()
+    assert np.isclose(sum(p["wins"] + p["draws"] + p["losses"] for p in report["pairs"]), 2)
