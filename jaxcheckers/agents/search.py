@@ -119,9 +119,8 @@ def search_agent(
 
     gumbel_scale 0 (the default) plays the best action by sequential halving, deterministic;
     1 samples as in self-play. Marked `game_by_game`: on a CPU a match asks it one game at a
-    time, only where it is to move (vmapped over 16 games of which 8 were to move, 64 and 256
-    simulations cost 5× and 16-20× the CPU time a game of asking them one by one;
-    docs/experiments-ballots.md).
+    time, only where it is to move, since a vmapped search costs every game of the batch many
+    times over (figures: docs/experiments.md).
     """
     if num_simulations < 1:
         raise ValueError(f"num_simulations must be positive, got {num_simulations}")
