@@ -8,6 +8,7 @@ them, so they live here, beside the agents, and need flax only.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcheckers.checkers.features import tactical_inputs
-from jaxcheckers.games import make
+from jaxcheckers.games import make, spec
 
 __all__ = [
     "MLPActorCritic",
@@ -32,14 +33,17 @@ __all__ = [
     "network_for",
 ]
 
-# The run settings (config fields) that shape a network, as `make_network` takes them.
-NETWORK_FIELDS = ("network", "hidden_sizes", "conv_channels", "conv_blocks")
+# The run settings (config fields) that shape a network, as `make_network` takes them (the game
+# names the input features of "mlp-tactical").
+NETWORK_FIELDS = ("game", "network", "hidden_sizes", "conv_channels", "conv_blocks")
 
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
 
 # The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos;
-# "mlp-tactical" the MLP over checkers' dark squares and attack maps (`checkers.features`).
+# "mlp-tactical" the MLP over the game's tactical inputs (its spec's `tactical_inputs`: checkers'
+# dark squares and attack maps, `checkers.features`; chess's planes and attack maps,
+# `chess.features`).
 NETWORKS = ("mlp", "mlp-split", "mlp-tactical", "conv")
 
 
@@ -108,8 +112,12 @@ def make_network(
     hidden_sizes: Sequence[int] = (256, 256),
     conv_channels: int = 64,
     conv_blocks: int = 4,
+    game: str | None = None,
 ) -> nn.Module:
-    """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards)."""
+    """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards).
+
+    `game` (a registered name) picks the inputs of "mlp-tactical"; without it, checkers'.
+    """
     if network == "conv":
         if len(observation_shape) != 3:
             raise ValueError(
@@ -120,13 +128,22 @@ def make_network(
         raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
     if network == "mlp-tactical":
         return MLPActorCritic(
-            num_actions, tuple(hidden_sizes), inputs=_tactical_inputs(observation_shape)
+            num_actions, tuple(hidden_sizes), inputs=_tactical_inputs(observation_shape, game)
         )
     return MLPActorCritic(num_actions, tuple(hidden_sizes), split=network == "mlp-split")
 
 
-def _tactical_inputs(observation_shape: tuple[int, ...]) -> Callable[[jax.Array], jax.Array]:
-    """Checkers' tactical inputs; ValueError for an observation that is not checkers' (n, n, 4)."""
+def _tactical_inputs(
+    observation_shape: tuple[int, ...], game: str | None = None
+) -> Callable[[jax.Array], jax.Array]:
+    """The tactical inputs the spec of `game` names; without a game, checkers' (ValueError for an
+    observation that is not checkers' (n, n, 4)). ValueError for a game that has none."""
+    if game is not None:
+        path = spec(game).tactical_inputs
+        if path is None:
+            raise ValueError(f"the mlp-tactical network has no inputs for {game}")
+        module, _, name = path.partition(":")
+        return getattr(importlib.import_module(module), name)
     n = observation_shape[0]
     if tuple(observation_shape) != (n, n, 4) or n % 2:
         raise ValueError(
