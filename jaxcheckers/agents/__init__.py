@@ -20,6 +20,7 @@ Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () act
 __all__ = [
     "Agent",
     "make_agent",
+    "make_move_values",
     "random_agent",
     "game_by_game",
     "act_where",
@@ -100,6 +101,18 @@ def _game_agent(name: str, argument: str, env) -> Agent:
             return module.from_spec(argument, env)
     games = " and ".join(game for module in modules for game in module.GAMES)
     raise ValueError(f"{name} plays {games}, not {env.id}")
+
+
+def make_move_values(spec: str, env) -> Callable[[object], jax.Array]:
+    """`values(state) -> (num_actions,)` scores of every legal move (higher is better for the
+    side to move; illegal moves score below every legal one) of the search agent `spec`, for a
+    student to learn from (`jaxcheckers.training.distill`). ValueError for an agent that does
+    not score moves of `env`'s game (only the agents whose module has `values_from_spec`)."""
+    name, _, argument = spec.partition(":")
+    for module in map(importlib.import_module, GAME_AGENTS.get(name, ())):
+        if env.id in module.GAMES and hasattr(module, "values_from_spec"):
+            return module.values_from_spec(argument, env)
+    raise ValueError(f"{spec!r} scores no moves of {env.id}: no search agent that scores them")
 
 
 def depth_argument(name: str, argument: str, default: int) -> int:

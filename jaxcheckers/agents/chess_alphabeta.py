@@ -42,6 +42,7 @@ __all__ = [
     "material",
     "ordered_moves",
     "search",
+    "move_values",
     "make_chess_alphabeta_agent",
 ]
 
@@ -209,12 +210,48 @@ def search(env, state, key: jax.Array, depth: int) -> Choice:
     return Choice(action, jnp.where(over, _over_value(state, depth), best).astype(jnp.int32))
 
 
+def move_values(env, state, depth: int) -> jax.Array:
+    """int32 (num_actions,): the exact `depth`-ply score of every legal move of `state` for the
+    side to move (the score of the position after it, from the mover's view), −INFINITY for the
+    illegal ones (every action once the game is over).
+
+    What a student learns from (`jaxcheckers.training.distill`): every move of the best score,
+    not only the one `search` plays. At depth 2 it costs about what `search` does, since a
+    move's reply list is stepped in one or two chunks either way.
+    """
+    if not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"the search depth must be a positive int, got {depth!r}")
+    moves = ordered_moves(state)
+    open_window = (jnp.int32(-INFINITY), jnp.int32(INFINITY))
+
+    def visit(i, values):
+        child = env.step(state, moves.actions[i])
+        if depth == 1:
+            score = -_leaf_value(child)
+        else:
+            score = -_negamax(env, child, depth - 1, *open_window)
+        return values.at[moves.actions[i]].set(score)
+
+    count = jnp.where(state.terminated | state.truncated, 0, moves.count)
+    return jax.lax.fori_loop(
+        0, count, visit, jnp.full(env.num_actions, -INFINITY, jnp.int32)
+    )
+
+
 GAMES = ("chess",)  # the games whose positions it searches
 
 
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a chess env: DEPTH plies."""
     return make_chess_alphabeta_agent(env, depth_argument("alphabeta", argument, DEFAULT_DEPTH))
+
+
+def values_from_spec(argument: str, env):
+    """`alphabeta[:DEPTH]` as a teacher: `values(state) -> int32 (num_actions,)`, every legal
+    move's DEPTH-ply score (`move_values`), material in pawns, ±(WIN + plies) for mates."""
+    depth = depth_argument("alphabeta", argument, DEFAULT_DEPTH)
+    make_chess_alphabeta_agent(env, depth)  # the same checks of the env and the depth
+    return lambda state: move_values(env, state, depth)
 
 
 def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):
