@@ -207,3 +207,34 @@ def test_move_values_of_a_finished_game_are_all_illegal_and_teachers_are_looked_
         make_move_values("random", ENV)
     with pytest.raises(ValueError, match="1 to 4 plies"):
         make_move_values("alphabeta:9", ENV)
+
+
+@pytest.mark.parametrize(
+    "fen, score",
+    [
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 100),  # a pawn up, not yet advanced
+        ("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1", 120),  # ... four ranks on: 5 a rank
+        ("4k3/8/4P3/8/8/8/8/4K3 b - - 0 1", -120),  # the other side's view
+        ("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", -100),  # black's pawn at home: not advanced
+        # A queen up: the lone king on the edge (+30), the kings 7 files apart (+0).
+        ("8/8/8/8/8/8/2Q5/K6k w - - 0 1", 930),
+        ("8/8/8/8/8/8/2Q5/K6k b - - 0 1", -930),
+        ("8/8/8/3k4/8/8/8/K1Q5 w - - 0 1", 900 + 10 * 0 + 5 * 3),  # centred, 4 apart
+    ],
+)
+def test_the_positional_evaluation_in_closed_form(fen, score):
+    position = state_from_fen(fen).position
+    assert int(jax.jit(chess_alphabeta.positional)(position)) == score
+    assert int(chess_alphabeta.material(position)) * 100 == round(score, -2)
+
+
+def test_a_positional_teacher_is_named_in_the_spec():
+    from jaxcheckers.agents import make_move_values
+
+    state = state_from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    values = np.asarray(jax.jit(make_move_values("alphabeta:1:positional", ENV))(state))
+    # e4 (two ranks) beats e3 (one), which beats any king move.
+    e4, e3 = (uci_to_action(state, m) for m in ("e2e4", "e2e3"))
+    assert values[e4] == 110 and values[e3] == 105 and values.max() == 110
+    with pytest.raises(ValueError, match="one of material, positional"):
+        make_move_values("alphabeta:2:mobility", ENV)
