@@ -122,3 +122,19 @@ def test_updates_fill_the_buffer_with_legal_targets_and_learn():
     fresh = jax.jit(trainer.init)(jax.random.key(0)).params
     moved = jax.tree.map(lambda a, b: float(jnp.abs(a - b).max()), fresh, state.params)
     assert max(jax.tree.leaves(moved)) > 0
+
+
+def test_the_student_can_start_from_another_runs_network(tmp_path):
+    from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
+
+    trainer = distill.make_trainer(TINY)
+    state = jax.jit(trainer.init)(jax.random.key(1))
+    write_config(tmp_path, TINY)
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, state)
+    checkpoints.close()
+    started = distill.make_trainer(TINY.replace(init_params=str(tmp_path), seed=5))
+    params = jax.jit(started.init)(jax.random.key(2)).params
+    assert jax.tree.all(jax.tree.map(np.array_equal, params, state.params))
+    with pytest.raises(ValueError, match="another network"):
+        distill.make_trainer(TINY.replace(init_params=str(tmp_path), hidden_sizes=(16,)))

@@ -91,6 +91,8 @@ OVERRIDES = {
     "conv_channels": positive_int,
     "conv_blocks": positive_int,
     "teacher": str,
+    "init_params": str,
+    "value_scale": positive_float,
     "random_move_prob": fraction,
     "buffer_size": positive_int,
     "batch_size": positive_int,

@@ -400,6 +400,9 @@ class DistillConfig(_RunLength):
     env_options: dict[str, Any] = field(default_factory=dict)
     teacher: str = "alphabeta:2"  # a search agent that scores every move (agents.make_move_values)
     value_scale: float = 3.0  # value target tanh(teacher's best score / value_scale)
+    # A run directory or checkpoint whose parameters start the student (the same network);
+    # "" starts from random ones.
+    init_params: str = ""
 
     # -- the games that give the positions --------------------------------------------------------
     num_envs: int = 64  # games played at once

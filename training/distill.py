@@ -3,21 +3,23 @@
     train = make_train(DistillConfig(game="chess", teacher="alphabeta:2", total_steps=200_000))
     train_state, metrics = jax.jit(train)(jax.random.key(0))
 
-A teacher is a search agent that scores every legal move of a position (`agents.make_move_values`;
-chess's `alphabeta:DEPTH`). Each update plays `rollout_length` moves of `num_envs` games at once
-and labels every position they pass through with the teacher's scores: the policy target is
-uniform over the moves of the best score (a search is indifferent between them, so the student
-should be too), the value target `tanh(best score / value_scale)` (a mate scores ±1). The
-positions go into a replay buffer of the last `buffer_size` (labelling is the cost; each label is
-learnt from `gradient_steps * batch_size * buffer_size / steps_per_update / buffer_size` times
-on average), and `gradient_steps` minibatches drawn from it train the network by cross-entropy
-and squared error (`loss_terms`).
+A teacher is a search agent that scores every legal move of a position
+(`agents.make_move_values`; chess's `alphabeta:DEPTH`). Each update plays `rollout_length` moves
+of `num_envs` games at once and labels every position they pass through with the teacher's
+scores: the policy target is uniform over the moves of the best score (a search is indifferent
+between them, so the student should be too), the value target `tanh(best score / value_scale)`
+(a mate scores ±1). The positions go into a replay buffer of the last `buffer_size` (labelling
+is the cost; each label is drawn `gradient_steps * batch_size / steps_per_update` times on
+average), and `gradient_steps` minibatches drawn from it train the network by cross-entropy and
+squared error (`loss_terms`).
 
-Who moves in those games (the positions the student learns from): each seat of a game is given,
-when the game starts, to the teacher (a best move, ties broken at random), the student (its
-greedy move: DAgger, the positions its own mistakes lead to) or the random player, with the
-weights `player_weights`; the teacher's and the student's seats play a random move instead with
-probability `random_move_prob`, and every game opens with 0..`opening_plies` random turns.
+`init_params` starts the student from a trained network (another run's, say with a different
+teacher). Who moves in those games (the positions the student learns from): each seat of a game
+is given, when the game starts, to the teacher (a best move, ties broken at random), the
+student (its greedy move: DAgger, the positions its own mistakes lead to) or the random player,
+with the weights `player_weights`; the teacher's and the student's seats play a random move
+instead with probability `random_move_prob`, and every game opens with 0..`opening_plies`
+random turns.
 Every position is labelled, whoever moves from it.
 
 The same `make_trainer` / `make_train` shape as the other trainers (training/trainer.py), so
@@ -150,6 +152,7 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
     )
+    initial = _initial_params(config, network, env)
     reset = random_opening_reset(env, config.opening_plies)
     weights = jnp.log(jnp.asarray(config.player_weights, jnp.float32))
     layout = Layout(mesh)
@@ -161,7 +164,7 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
     def init(key: jax.Array) -> TrainState:
         net_key, env_key, seat_key, key = jax.random.split(key, 4)
         states = jax.vmap(reset)(jax.random.split(env_key, num_envs))
-        params = network.init(net_key, states.observation[:1])
+        params = network.init(net_key, states.observation[:1]) if initial is None else initial
         words = pack_mask(states.legal_action_mask[:1]).shape[-1]
         buffer = Buffer(
             observation=jnp.zeros((size, *env.observation_shape), states.observation.dtype),
@@ -259,6 +262,28 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
         update=update,
         run_updates=jitted_updates(update, layout, GAME_FIELDS),
     )
+
+
+def _initial_params(config: DistillConfig, network, env):
+    """The parameters `config.init_params` names (None for ""); ValueError unless they are the
+    same network's, trained on the same game."""
+    if not config.init_params:
+        return None
+    from jaxcheckers.agents.policy import load_params
+
+    params, _, settings = load_params(config.init_params)
+    dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
+    shapes = jax.eval_shape(network.init, jax.random.key(0), dummy)
+    same = jax.tree.structure(shapes) == jax.tree.structure(params) and all(
+        a.shape == b.shape
+        for a, b in zip(jax.tree.leaves(shapes), jax.tree.leaves(params), strict=True)
+    )
+    if settings.get("game") != env.id or not same:
+        raise ValueError(
+            f"init_params {config.init_params} holds another network ({settings.get('game')}, "
+            f"{settings.get('network')} {settings.get('hidden_sizes')}) than this run's"
+        )
+    return params
 
 
 def _metrics(terms, ended, game_length, filled, update_step, config: DistillConfig) -> dict:
