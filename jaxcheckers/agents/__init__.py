@@ -34,8 +34,9 @@ AGENT_SPECS = {
     "chess: DEPTH plies, material evaluation, default 2, at most 4)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
-    "ppo:pretrained the checkers PPO policy that ships with the package "
-    "(ppo:pretrained-alphazero the shipped AlphaZero network's raw policy)",
+    "ppo:pretrained the game's policy that ships with the package (checkers: a PPO run's; "
+    "chess: distilled from alpha-beta) (ppo:pretrained-alphazero the shipped AlphaZero "
+    "network's raw policy, checkers)",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
     "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped AlphaZero "
@@ -142,7 +143,7 @@ def make_agent(spec: str, env) -> Agent:
 
         if not argument:
             raise ValueError(f"{name} needs a run directory or checkpoint: {name}:PATH")
-        agent, options = load_policy(argument, greedy=name == "ppo")
+        agent, options = load_policy(argument, greedy=name == "ppo", game=env.id)
         trained_on = jaxcheckers.make(**options)
         if trained_on.num_actions != env.num_actions:
             raise ValueError(f"{argument} was trained on {trained_on}, not on {env}")
@@ -176,7 +177,7 @@ def _search_agent(argument: str, env) -> Agent:
             source = pretrained.SEARCH_NAME
         from jaxcheckers.agents.policy import load_params
 
-        params, network, settings = load_params(source)
+        params, network, settings = load_params(source, game=env.id)
         trained_on = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
         if trained_on.num_actions != env.num_actions:
             raise ValueError(f"{source} was trained on {trained_on}, not on {env}")
