@@ -100,6 +100,11 @@ class GameSpec:
     terminal: Callable[..., list[str]] | None = None  # (state, *, unicode, colour) -> lines
     record: Dialect | None = None  # how its games are written down (PDN, PGN)
 
+    # -- the input of the tactical MLP (network "mlp-tactical"): "module:function" taking an
+    # observation batch [B, *obs] to float32 [B, F]; a path, so that no features load before a
+    # network asks. None: that network does not play this game.
+    tactical_inputs: str | None = None
+
     # -- what the layers above choose unless told
     default_seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
     # Opening decks, by the name `--openings` takes: name -> deck(env) (ValueError for an env

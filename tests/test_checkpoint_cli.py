@@ -219,7 +219,10 @@ def test_an_exported_network_loads_as_the_run_it_came_from(tmp_path):
     checkpoints.save(1, State(params, jnp.int32(1)))
     checkpoints.close()
     assert export_network(run_dir, pretrained.NAME, shipped) == shipped
-    loaded, loaded_network, settings = pretrained.load(pretrained.NAME, shipped)
+    files = sorted(path.name for path in shipped.iterdir())
+    assert files == ["tictactoe.json", "tictactoe.msgpack"]  # named after the run's game
+    assert pretrained.games(pretrained.NAME, shipped) == ["tictactoe"]
+    loaded, loaded_network, settings = pretrained.load(pretrained.NAME, shipped, game="tictactoe")
     assert settings["game"] == "tictactoe"
     np.testing.assert_array_equal(
         loaded_network.apply(loaded, observation)[0], network.apply(params, observation)[0]

@@ -166,3 +166,75 @@ def test_make_agent_builds_it_for_chess_and_refuses_deep_searches():
         make_agent("alphabeta:5", ENV)
     with pytest.raises(ValueError, match="1 to 4 plies"):
         make_agent("alphabeta:0", ENV)
+
+
+# -- every move's score: what the distillation trainer learns from -------------------------------
+
+
+@functools.cache
+def move_scorer(depth: int):
+    """jit state -> int32 (4672,), compiled once per depth for the whole file."""
+    return jax.jit(lambda state: chess_alphabeta.move_values(ENV, state, depth))
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("fen", POSITIONS)
+def test_every_moves_value_agrees_with_plain_minimax(fen, depth):
+    board = chess.Board(fen)
+    state = state_from_fen(fen)
+    values = np.asarray(move_scorer(depth)(state))
+    legal = np.asarray(state.legal_action_mask)
+    assert (values[~legal] == -chess_alphabeta.INFINITY).all()
+    for move in board.legal_moves:
+        board.push(move)
+        expected = -reference_value(board, depth - 1)
+        board.pop()
+        assert values[uci_to_action(state, move.uci())] == expected, move.uci()
+    # The search's value is the best of them, and its move one of the best.
+    uci, value = best_move(fen, depth, seed=3)
+    assert values.max() == value == values[uci_to_action(state, uci)]
+
+
+def test_move_values_of_a_finished_game_are_all_illegal_and_teachers_are_looked_up():
+    before = state_from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    mated = compiled_step(ENV)(before, np.int32(uci_to_action(before, "a1a8")))
+    assert (np.asarray(move_scorer(1)(mated)) == -chess_alphabeta.INFINITY).all()
+    from jaxcheckers.agents import make_move_values
+
+    values = make_move_values("alphabeta:1", ENV)(before)
+    assert int(values[uci_to_action(before, "a1a8")]) == WIN
+    with pytest.raises(ValueError, match="scores no moves of chess"):
+        make_move_values("random", ENV)
+    with pytest.raises(ValueError, match="1 to 4 plies"):
+        make_move_values("alphabeta:9", ENV)
+
+
+@pytest.mark.parametrize(
+    "fen, score",
+    [
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 100),  # a pawn up, not yet advanced
+        ("4k3/8/4P3/8/8/8/8/4K3 w - - 0 1", 120),  # ... four ranks on: 5 a rank
+        ("4k3/8/4P3/8/8/8/8/4K3 b - - 0 1", -120),  # the other side's view
+        ("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", -100),  # black's pawn at home: not advanced
+        # A queen up: the lone king on the edge (+30), the kings 7 files apart (+0).
+        ("8/8/8/8/8/8/2Q5/K6k w - - 0 1", 930),
+        ("8/8/8/8/8/8/2Q5/K6k b - - 0 1", -930),
+        ("8/8/8/3k4/8/8/8/K1Q5 w - - 0 1", 900 + 10 * 0 + 5 * 3),  # centred, 4 apart
+    ],
+)
+def test_the_positional_evaluation_in_closed_form(fen, score):
+    position = state_from_fen(fen).position
+    assert int(jax.jit(chess_alphabeta.positional)(position)) == score
+    assert int(chess_alphabeta.material(position)) * 100 == round(score, -2)
+
+
+def test_a_positional_teacher_is_named_in_the_spec():
+    from jaxcheckers.agents import make_move_values
+
+    state = state_from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    values = np.asarray(jax.jit(make_move_values("alphabeta:1:positional", ENV))(state))
+    # e4 (two ranks) beats e3 (one), which beats any king move.
+    e4, e3 = (uci_to_action(state, m) for m in ("e2e4", "e2e3"))
+    assert values[e4] == 110 and values[e3] == 105 and values.max() == 110
+    with pytest.raises(ValueError, match="one of material, positional"):
+        make_move_values("alphabeta:2:mobility", ENV)

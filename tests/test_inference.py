@@ -49,10 +49,13 @@ def flax_network(settings: dict, path):
     return network, flax_serialization.from_bytes(template, path.read_bytes())
 
 
-@pytest.mark.parametrize("name", sorted(pretrained.NAMES))
-def test_a_shipped_network_reads_and_plays_as_its_flax_module(name):
-    params, network, settings = pretrained.load(name)
-    path = pretrained.DIRECTORY / f"{pretrained.NAMES[name]}.msgpack"
+SHIPPED = [(name, game) for name in sorted(pretrained.NAMES) for game in pretrained.games(name)]
+
+
+@pytest.mark.parametrize("name, game", SHIPPED)
+def test_a_shipped_network_reads_and_plays_as_its_flax_module(name, game):
+    params, network, settings = pretrained.load(name, game=game)
+    path = pretrained.DIRECTORY / f"{pretrained.stem(name, game)}.msgpack"
     module, flax_params = flax_network(settings, path)
     assert jax.tree.structure(params) == jax.tree.structure(flax_params)
     for ours, theirs in zip(jax.tree.leaves(params), jax.tree.leaves(flax_params), strict=True):
@@ -101,7 +104,7 @@ def test_every_network_applies_as_its_flax_module(game, network):
 
 
 def test_params_that_do_not_fit_the_settings_are_refused_in_one_line(tmp_path):
-    stem = pretrained.NAMES[pretrained.NAME]
+    stem = pretrained.stem(pretrained.NAME)
     shipped = (pretrained.DIRECTORY / f"{stem}.json").read_text()
     (tmp_path / f"{stem}.json").write_text(shipped.replace('"mlp-tactical"', '"mlp"'))
     params = (pretrained.DIRECTORY / f"{stem}.msgpack").read_bytes()

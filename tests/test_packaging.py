@@ -58,8 +58,10 @@ def test_the_wheel_holds_every_module_and_the_shipped_networks(built):
         for path in (ROOT / folder).rglob("*.py")
         if "__pycache__" not in path.parts
     }
-    for stem in pretrained.NAMES.values():
-        expected |= {f"jaxcheckers/agents/pretrained/{stem}.{ext}" for ext in ("msgpack", "json")}
+    for name in pretrained.NAMES:
+        for game in pretrained.games(name):
+            stem = f"jaxcheckers/agents/pretrained/{pretrained.stem(name, game)}"
+            expected |= {f"{stem}.msgpack", f"{stem}.json"}
     missing = sorted(expected - names)
     assert missing == []
     assert "is absent from the `packages` configuration" not in log

@@ -353,7 +353,7 @@ def export_network(
     params, _, settings = policy.load_params(run_dir)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    stem = pretrained.NAMES[name]
+    stem = pretrained.stem(name, settings["game"])
     (directory / f"{stem}.msgpack").write_bytes(serialization.to_bytes(params))
     keep = ("algo", "game", "env_options", "network", "hidden_sizes", "conv_channels")
     keep += ("conv_blocks",)

@@ -91,6 +91,13 @@ OVERRIDES = {
     "opening_plies": non_negative_int,
     "conv_channels": positive_int,
     "conv_blocks": positive_int,
+    "teacher": str,
+    "init_params": str,
+    "value_scale": positive_float,
+    "random_move_prob": fraction,
+    "buffer_size": positive_int,
+    "batch_size": positive_int,
+    "gradient_steps": positive_int,
 }
 # What `--resume` may change: how long the run goes on and what it records. Everything else
 # shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.
@@ -115,7 +122,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--algo",
         choices=sorted(ALGORITHMS),
         default=None,
-        help="the trainer: ppo (default) or alphazero (Gumbel MuZero search with mctx)",
+        help="the trainer: ppo (default), alphazero (Gumbel MuZero search with mctx) or distill "
+        "(a network learns a search's best moves, --teacher alphabeta:2)",
     )
     presets = sorted({name for _, named in ALGORITHMS.values() for name in named})
     each = "; ".join(f"{algo}: {', '.join(named)}" for algo, (_, named) in ALGORITHMS.items())

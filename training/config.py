@@ -21,8 +21,10 @@ from jaxcheckers.agents.networks import NETWORKS
 __all__ = [
     "TrainConfig",
     "AlphaZeroConfig",
+    "DistillConfig",
     "PRESETS",
     "ALPHAZERO_PRESETS",
+    "DISTILL_PRESETS",
     "ALGORITHMS",
     "algorithm_of",
     "preset",
@@ -171,7 +173,7 @@ def _check_settings(
             raise ValueError(f"{name} must be 0 or more, got {getattr(config, name)}")
     if not config.hidden_sizes or min(config.hidden_sizes) < 1:
         raise ValueError(f"hidden_sizes must be positive widths, got {config.hidden_sizes}")
-    if config.num_envs % config.num_minibatches:
+    if config.num_envs % getattr(config, "num_minibatches", 1):
         raise ValueError(
             f"num_minibatches ({config.num_minibatches}) must divide num_envs ({config.num_envs})"
         )
@@ -384,10 +386,100 @@ ALPHAZERO_PRESETS: dict[str, AlphaZeroConfig] = {
     ),
 }
 
+@dataclass(frozen=True)
+class DistillConfig(_RunLength):
+    """The distillation trainer's settings (`training/distill.py`): a network learns the moves a
+    search rates best, in the positions of games played by the search, itself and random."""
+
+    # -- the game and the teacher -----------------------------------------------------------------
+    game: str = "chess"  # a name for jaxcheckers.make
+    env_options: dict[str, Any] = field(default_factory=dict)
+    teacher: str = "alphabeta:2"  # a search agent that scores every move (agents.make_move_values)
+    value_scale: float = 3.0  # value target tanh(teacher's best score / value_scale)
+    # A run directory or checkpoint whose parameters start the student (the same network);
+    # "" starts from random ones.
+    init_params: str = ""
+
+    # -- the games that give the positions --------------------------------------------------------
+    num_envs: int = 64  # games played at once
+    rollout_length: int = 16  # moves of each game per update
+    total_steps: int = 250_000  # positions labelled in all (over every game)
+    # Who plays each seat, drawn when a game starts: teacher, student, random (PLAYERS' order).
+    player_weights: tuple[float, ...] = (0.45, 0.35, 0.2)
+    random_move_prob: float = 0.1  # the teacher's and the student's seats play a random move
+    opening_plies: int = 4  # every game opens with 0..opening_plies random turns
+
+    # -- learning ---------------------------------------------------------------------------------
+    buffer_size: int = 65_536  # labelled positions kept; a multiple of num_envs x rollout_length
+    batch_size: int = 256
+    gradient_steps: int = 16  # minibatches from the buffer per update
+    learning_rate: float = 5e-4
+    value_coef: float = 0.5
+    max_grad_norm: float = 1.0
+
+    # -- the network (as TrainConfig) -------------------------------------------------------------
+    network: str = "mlp-tactical"
+    hidden_sizes: tuple[int, ...] = (512, 512)
+    conv_channels: int = 64
+    conv_blocks: int = 4
+
+    # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
+    eval_every: int = 25
+    eval_games: int = 64
+    eval_opponents: tuple[str, ...] = ("random", "alphabeta:1")
+    eval_opening_plies: int = 2
+    checkpoint_every: int = 25
+    log_every: int = 5
+    seed: int = 0
+
+    def __post_init__(self):
+        _check_settings(
+            self,
+            positive=(
+                "num_envs",
+                "rollout_length",
+                "total_steps",
+                "buffer_size",
+                "batch_size",
+                "gradient_steps",
+                "eval_games",
+                "log_every",
+                "conv_channels",
+                "conv_blocks",
+            ),
+            non_negative=("opening_plies", "eval_every", "checkpoint_every", "eval_opening_plies"),
+            float_ranges=(
+                ("learning_rate", 0.0, math.inf),
+                ("value_coef", 0.0, math.inf),
+                ("max_grad_norm", 0.0, math.inf),
+                ("random_move_prob", 0.0, 1.0),
+                ("value_scale", 0.0, math.inf),
+            ),
+            positive_floats=("learning_rate", "max_grad_norm", "value_scale"),
+            spec_lists=("eval_opponents",),
+        )
+        weights = self.player_weights
+        if len(weights) != 3 or not all(
+            isinstance(w, (int, float)) and math.isfinite(w) and w >= 0 for w in weights
+        ) or not sum(weights) > 0:
+            raise ValueError(
+                "player_weights must be 3 numbers >= 0 (teacher, student, random), not all 0, "
+                f"got {weights}"
+            )
+        if not self.teacher:
+            raise ValueError("teacher must be an agent spec, e.g. alphabeta:2")
+
+
+DISTILL_PRESETS: dict[str, DistillConfig] = {
+    # A few minutes on a CPU: the defaults, shortened.
+    "quick": DistillConfig(total_steps=64 * 16 * 20, eval_every=10, checkpoint_every=10),
+}
+
 # --algo NAME -> (config class, its presets). PPO's config.json files carry no "algo" key.
 ALGORITHMS: dict[str, tuple[type, dict]] = {
     "ppo": (TrainConfig, PRESETS),
     "alphazero": (AlphaZeroConfig, ALPHAZERO_PRESETS),
+    "distill": (DistillConfig, DISTILL_PRESETS),
 }
 
 

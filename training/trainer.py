@@ -1,6 +1,6 @@
 """The one interface both trainers keep, and the trainer a config is for.
 
-    trainer = make_trainer(config, mesh=mesh)     # PPO or AlphaZero, by the config's class
+    trainer = make_trainer(config, mesh=mesh)     # PPO, AlphaZero or distillation, by its class
     state = jax.jit(trainer.init)(key)
     state, metrics = trainer.run_updates(state, 10)
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from jax.sharding import Mesh
-from jaxcheckers.training import alphazero, ppo
+from jaxcheckers.training import alphazero, distill, ppo
 from jaxcheckers.training.config import algorithm_of
 
 __all__ = ["Trainer", "make_trainer", "TRAINERS"]
@@ -35,6 +35,7 @@ class Trainer(Protocol):
 TRAINERS: dict[str, Callable[..., Trainer]] = {
     "ppo": ppo.make_trainer,
     "alphazero": alphazero.make_trainer,
+    "distill": distill.make_trainer,
 }
 
 

@@ -20,6 +20,7 @@ Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () act
 __all__ = [
     "Agent",
     "make_agent",
+    "make_move_values",
     "random_agent",
     "game_by_game",
     "act_where",
@@ -33,8 +34,9 @@ AGENT_SPECS = {
     "chess: DEPTH plies, material evaluation, default 2, at most 4)",
     "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
-    "ppo:pretrained the checkers PPO policy that ships with the package "
-    "(ppo:pretrained-alphazero the shipped AlphaZero network's raw policy)",
+    "ppo:pretrained the game's policy that ships with the package (checkers: a PPO run's; "
+    "chess: distilled from alpha-beta) (ppo:pretrained-alphazero the shipped AlphaZero "
+    "network's raw policy, checkers)",
     "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
     "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped AlphaZero "
@@ -103,6 +105,18 @@ def _game_agent(name: str, argument: str, env) -> Agent:
     raise ValueError(f"{name} plays {games}, not {env.id}")
 
 
+def make_move_values(spec: str, env) -> Callable[[object], jax.Array]:
+    """`values(state) -> (num_actions,)` scores of every legal move (higher is better for the
+    side to move; illegal moves score below every legal one) of the search agent `spec`, for a
+    student to learn from (`jaxcheckers.training.distill`). ValueError for an agent that does
+    not score moves of `env`'s game (only the agents whose module has `values_from_spec`)."""
+    name, _, argument = spec.partition(":")
+    for module in map(importlib.import_module, GAME_AGENTS.get(name, ())):
+        if env.id in module.GAMES and hasattr(module, "values_from_spec"):
+            return module.values_from_spec(argument, env)
+    raise ValueError(f"{spec!r} scores no moves of {env.id}: no search agent that scores them")
+
+
 def depth_argument(name: str, argument: str, default: int) -> int:
     """The depth in `name:DEPTH` (`default` when not given); ValueError unless a positive int."""
     if not argument:
@@ -130,7 +144,7 @@ def make_agent(spec: str, env) -> Agent:
 
         if not argument:
             raise ValueError(f"{name} needs a run directory or checkpoint: {name}:PATH")
-        agent, options = load_policy(argument, greedy=name == "ppo")
+        agent, options = load_policy(argument, greedy=name == "ppo", game=env.id)
         trained_on = jaxcheckers.make(**options)
         if trained_on.num_actions != env.num_actions:
             raise ValueError(f"{argument} was trained on {trained_on}, not on {env}")
@@ -172,7 +186,7 @@ def _search_agent(argument: str, env) -> Agent:
             source = pretrained.SEARCH_NAME
         from jaxcheckers.agents.policy import load_params
 
-        params, network, settings = load_params(source)
+        params, network, settings = load_params(source, game=env.id)
         trained_on = jaxcheckers.make(settings["game"], **settings.get("env_options", {}))
         if trained_on.num_actions != env.num_actions:
             raise ValueError(f"{source} was trained on {trained_on}, not on {env}")

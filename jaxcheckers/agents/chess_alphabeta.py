@@ -40,8 +40,11 @@ __all__ = [
     "DEFAULT_DEPTH",
     "MAX_DEPTH",
     "material",
+    "positional",
+    "EVALUATIONS",
     "ordered_moves",
     "search",
+    "move_values",
     "make_chess_alphabeta_agent",
 ]
 
@@ -70,6 +73,44 @@ def material(position) -> jax.Array:
     own = _popcount(position.pieces & position.own)  # (6,)
     theirs = _popcount(position.pieces & ~position.own)
     return (jnp.asarray(PIECE_VALUES) * (own - theirs)).sum()
+
+
+_SQUARE = np.arange(64)
+_RANK, _FILE = _SQUARE // 8, _SQUARE % 8  # the mover's frame: its pawns move up the ranks
+_EDGE = np.minimum(np.minimum(_RANK, 7 - _RANK), np.minimum(_FILE, 7 - _FILE))  # 0 on the edge
+
+
+def _on(words: jax.Array) -> jax.Array:
+    """bool (…, 64): the squares of uint32 (…, 2) boards of the mover's frame."""
+    return ((words[..., _SQUARE // 32] >> jnp.asarray(_SQUARE % 32, jnp.uint32)) & 1).astype(bool)
+
+
+def positional(position) -> jax.Array:
+    """int32 (): material in centipawns plus what makes progress at a short horizon, for the
+    side to move minus its opponent's: 5 a rank each pawn has advanced, and for a side a piece
+    (3 pawns) or more ahead, 10 a step its opponent's king stands nearer the edge and 5 a step
+    the kings stand nearer each other (driving a lone king to the edge, where it is mated).
+    A teacher's evaluation (`move_values`): material alone leaves most moves of a won game equal,
+    and a player copying one of them at random shuffles into repetitions."""
+    own, pieces = _on(position.own), _on(position.pieces)  # (64,), (6, 64)
+    ahead = material(position)
+    pawns = pieces[0]
+    advance = (
+        jnp.where(pawns & own, _RANK - 1, 0).sum() - jnp.where(pawns & ~own, 6 - _RANK, 0).sum()
+    )
+    king, their_king = jnp.argmax(pieces[5] & own), jnp.argmax(pieces[5] & ~own)
+    rank, file, edge = jnp.asarray(_RANK), jnp.asarray(_FILE), jnp.asarray(_EDGE)
+    apart = jnp.maximum(
+        jnp.abs(rank[king] - rank[their_king]), jnp.abs(file[king] - file[their_king])
+    )
+    drive = 10 * (3 - edge[their_king]) + 5 * (7 - apart)
+    driven = 10 * (3 - edge[king]) + 5 * (7 - apart)
+    chase = jnp.where(ahead >= 3, drive, 0) - jnp.where(ahead <= -3, driven, 0)
+    return (100 * ahead + 5 * advance + chase).astype(jnp.int32)
+
+
+# A leaf's score: name -> evaluation of a `rules.Position` for its side to move (int32, below WIN).
+EVALUATIONS = {"material": material, "positional": positional}
 
 
 def _square_kinds(position) -> jax.Array:
@@ -119,21 +160,21 @@ def _over_value(state, plies_left: int) -> jax.Array:
     return jnp.where(lost, -(WIN + plies_left), 0).astype(jnp.int32)
 
 
-def _leaf_value(state) -> jax.Array:
+def _leaf_value(state, evaluate=material) -> jax.Array:
     over = state.terminated | state.truncated
-    return jnp.where(over, _over_value(state, 0), material(state.position)).astype(jnp.int32)
+    return jnp.where(over, _over_value(state, 0), evaluate(state.position)).astype(jnp.int32)
 
 
-def _chunk_values(env, state, moves: Moves, start: jax.Array) -> jax.Array:
+def _chunk_values(env, state, moves: Moves, start: jax.Array, evaluate=material) -> jax.Array:
     """int32 (CHUNK,): −leaf value of the children in slots start…start+CHUNK, −INFINITY past
     the legal ones."""
     actions = jax.lax.dynamic_slice(moves.actions, (start,), (CHUNK,))
     children = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
-    values = -jax.vmap(_leaf_value)(children)
+    values = -jax.vmap(lambda child: _leaf_value(child, evaluate))(children)
     return jnp.where(start + jnp.arange(CHUNK) < moves.count, values, -INFINITY)
 
 
-def _last_ply(env, state, moves: Moves, beta) -> jax.Array:
+def _last_ply(env, state, moves: Moves, beta, evaluate=material) -> jax.Array:
     """int32 (): the best child's score (fail-soft), chunk by chunk until one reaches `beta`."""
 
     def going(carry):
@@ -142,18 +183,19 @@ def _last_ply(env, state, moves: Moves, beta) -> jax.Array:
 
     def chunk(carry):
         start, best = carry
-        return start + CHUNK, jnp.maximum(best, _chunk_values(env, state, moves, start).max())
+        values = _chunk_values(env, state, moves, start, evaluate)
+        return start + CHUNK, jnp.maximum(best, values.max())
 
     _, best = jax.lax.while_loop(going, chunk, (jnp.int32(0), jnp.int32(-INFINITY)))
     return best
 
 
-def _negamax(env, state, depth: int, alpha, beta) -> jax.Array:
+def _negamax(env, state, depth: int, alpha, beta, evaluate=material) -> jax.Array:
     """int32 (): the depth-`depth` score for the side to move (fail-soft alpha-beta): exact
     strictly inside (alpha, beta), otherwise a bound on the same side."""
     moves = ordered_moves(state)
     if depth == 1:
-        best = _last_ply(env, state, moves, beta)
+        best = _last_ply(env, state, moves, beta, evaluate)
     else:
 
         def going(carry):
@@ -163,7 +205,7 @@ def _negamax(env, state, depth: int, alpha, beta) -> jax.Array:
         def visit(carry):
             i, best, alpha = carry
             child = env.step(state, moves.actions[i])
-            score = -_negamax(env, child, depth - 1, -beta, -alpha)
+            score = -_negamax(env, child, depth - 1, -beta, -alpha, evaluate)
             return i + 1, jnp.maximum(best, score), jnp.maximum(alpha, score)
 
         start = (jnp.int32(0), jnp.int32(-INFINITY), jnp.asarray(alpha, jnp.int32))
@@ -209,12 +251,53 @@ def search(env, state, key: jax.Array, depth: int) -> Choice:
     return Choice(action, jnp.where(over, _over_value(state, depth), best).astype(jnp.int32))
 
 
+def move_values(env, state, depth: int, evaluate=material) -> jax.Array:
+    """int32 (num_actions,): the exact `depth`-ply score of every legal move of `state` for the
+    side to move (the score of the position after it, from the mover's view), −INFINITY for the
+    illegal ones (every action once the game is over).
+
+    What a student learns from (`jaxcheckers.training.distill`): every move of the best score,
+    not only the one `search` plays. At depth 2 it costs about what `search` does, since a
+    move's reply list is stepped in one or two chunks either way. `evaluate` scores the
+    positions at the horizon (one of EVALUATIONS).
+    """
+    if not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"the search depth must be a positive int, got {depth!r}")
+    moves = ordered_moves(state)
+    open_window = (jnp.int32(-INFINITY), jnp.int32(INFINITY))
+
+    def visit(i, values):
+        child = env.step(state, moves.actions[i])
+        if depth == 1:
+            score = -_leaf_value(child, evaluate)
+        else:
+            score = -_negamax(env, child, depth - 1, *open_window, evaluate)
+        return values.at[moves.actions[i]].set(score)
+
+    count = jnp.where(state.terminated | state.truncated, 0, moves.count)
+    return jax.lax.fori_loop(0, count, visit, jnp.full(env.num_actions, -INFINITY, jnp.int32))
+
+
 GAMES = ("chess",)  # the games whose positions it searches
 
 
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a chess env: DEPTH plies."""
     return make_chess_alphabeta_agent(env, depth_argument("alphabeta", argument, DEFAULT_DEPTH))
+
+
+def values_from_spec(argument: str, env):
+    """`alphabeta[:DEPTH[:EVALUATION]]` as a teacher: `values(state) -> int32 (num_actions,)`,
+    every legal move's DEPTH-ply score (`move_values`) under one of EVALUATIONS (default
+    material, in pawns; positional is in centipawns), ±(WIN + plies) for mates."""
+    depth_text, _, name = argument.partition(":")
+    name = name or "material"
+    if name not in EVALUATIONS:
+        known = ", ".join(EVALUATIONS)
+        raise ValueError(f"alphabeta evaluates with one of {known}, not {name!r}")
+    depth = depth_argument("alphabeta", depth_text, DEFAULT_DEPTH)
+    make_chess_alphabeta_agent(env, depth)  # the same checks of the env and the depth
+    return lambda state: move_values(env, state, depth, EVALUATIONS[name])
 
 
 def make_chess_alphabeta_agent(env, depth: int = DEFAULT_DEPTH):

@@ -13,6 +13,7 @@ that order; tests/test_inference.py checks that both give the same outputs.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcheckers.checkers.features import tactical_inputs
-from jaxcheckers.games import make
+from jaxcheckers.games import make, spec
 
 __all__ = [
     "NETWORKS",
@@ -36,17 +37,25 @@ __all__ = [
 NETWORKS = ("mlp", "mlp-split", "mlp-tactical", "conv")
 
 # The run settings (config fields) that shape a network, as `make_network` takes them.
-NETWORK_FIELDS = ("network", "hidden_sizes", "conv_channels", "conv_blocks")
+# The run settings (config fields) that shape a network, as `make_network` takes them (the game
+# names the input features of "mlp-tactical").
+NETWORK_FIELDS = ("game", "network", "hidden_sizes", "conv_channels", "conv_blocks")
 
 
 def mlp_inputs(
-    network: str, observation_shape: Sequence[int]
+    network: str, observation_shape: Sequence[int], game: str | None = None
 ) -> Callable[[jax.Array], jax.Array] | None:
-    """What the MLP called `network` reads: checkers' tactical inputs for "mlp-tactical"
-    (ValueError for an observation that is not checkers' (n, n, 4)), else None (the flattened
-    observation)."""
+    """What the MLP called `network` reads: for "mlp-tactical", the tactical inputs the spec of
+    `game` names (ValueError for a game that has none; without a game, checkers', ValueError for
+    an observation that is not checkers' (n, n, 4)), else None (the flattened observation)."""
     if network != "mlp-tactical":
         return None
+    if game is not None:
+        path = spec(game).tactical_inputs
+        if path is None:
+            raise ValueError(f"the mlp-tactical network has no inputs for {game}")
+        module, _, name = path.partition(":")
+        return getattr(importlib.import_module(module), name)
     n = observation_shape[0]
     if tuple(observation_shape) != (n, n, 4) or n % 2:
         raise ValueError(
@@ -123,7 +132,7 @@ def plain_network(settings: dict) -> tuple[PlainNetwork, Any]:
     if network == "conv":
         return PlainNetwork(network, options.get("conv_blocks", 4)), env
     hidden_sizes = options.get("hidden_sizes", (256, 256))
-    inputs = mlp_inputs(network, tuple(env.observation_shape))
+    inputs = mlp_inputs(network, tuple(env.observation_shape), settings["game"])
     return PlainNetwork(network, len(hidden_sizes), inputs), env
 
 

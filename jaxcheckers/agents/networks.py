@@ -105,8 +105,12 @@ def make_network(
     hidden_sizes: Sequence[int] = (256, 256),
     conv_channels: int = 64,
     conv_blocks: int = 4,
+    game: str | None = None,
 ) -> nn.Module:
-    """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards)."""
+    """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards).
+
+    `game` (a registered name) picks the inputs of "mlp-tactical"; without it, checkers'.
+    """
     if network == "conv":
         if len(observation_shape) != 3:
             raise ValueError(
@@ -119,7 +123,7 @@ def make_network(
         num_actions,
         tuple(hidden_sizes),
         split=network == "mlp-split",
-        inputs=mlp_inputs(network, observation_shape),
+        inputs=mlp_inputs(network, observation_shape, game),
     )
 
 

@@ -41,30 +41,32 @@ def policy_agent(apply_fn: Callable, params: Any, *, greedy: bool = True) -> Cal
     return act
 
 
-def load_policy(checkpoint_path: str | Path, *, greedy: bool = True) -> tuple[Callable, dict]:
+def load_policy(
+    checkpoint_path: str | Path, *, greedy: bool = True, game: str | None = None
+) -> tuple[Callable, dict]:
     """The agent saved by `jaxcheckers train`, and the options of the env it was trained on.
 
     checkpoint_path: a run directory (its latest checkpoint is used), one of its
     `checkpoints/<step>` directories, or the name of a network shipped with the package
-    ("pretrained", "pretrained-alphazero").
+    ("pretrained", "pretrained-alphazero"), the network of `game` (default: checkers).
     The second value is a dict for `jaxcheckers.make(**it)` (the game as "name", its options).
     """
-    params, network, settings = load_params(checkpoint_path)
+    params, network, settings = load_params(checkpoint_path, game=game)
     return policy_agent(network.apply, params, greedy=greedy), {
         "name": settings["game"],
         **settings.get("env_options", {}),
     }
 
 
-def load_params(path: str | Path) -> tuple[Any, Any, dict]:
+def load_params(path: str | Path, game: str | None = None) -> tuple[Any, Any, dict]:
     """(params, network, run settings as a dict) of the checkpoint at `path`, or of the network
-    shipped under that name.
+    shipped under that name for `game` (default: checkers).
 
     The params are checked against the checksum saved beside them; given a run directory, a
     damaged latest checkpoint is skipped (said on stderr) for the newest good one.
     """
     if str(path) in pretrained.NAMES:  # a network that ships with the package
-        return pretrained.load(str(path))
+        return pretrained.load(str(path), game=game or pretrained.DEFAULT_GAME)
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
     from jaxcheckers.agents.networks import network_for  # flax: the `training` extra

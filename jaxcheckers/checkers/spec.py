@@ -63,6 +63,7 @@ SPEC = GameSpec(
     mid_move=notation.mid_move,
     terminal=notation.board_lines,
     record=pdn.DIALECT,
+    tactical_inputs="jaxcheckers.checkers.features:tactical_inputs",
     # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
     default_seats=("human", "alphabeta:3"),
     perft_depth=7,

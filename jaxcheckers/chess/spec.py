@@ -60,6 +60,7 @@ SPEC = GameSpec(
     legal_moves_text=legal_moves_text,
     move_help=HELP,
     record=pgn.DIALECT,
+    tactical_inputs="jaxcheckers.chess.features:tactical_inputs",
     # A person plays white against alpha-beta searching 2 plies (about a second a move).
     default_seats=("human", "alphabeta:2"),
     perft_depth=4,

@@ -1,16 +1,18 @@
 """The networks that ship with the package, so trained players play right after install.
 
-    jaxcheckers play --white ppo:pretrained        # the PPO policy, no search
-    jaxcheckers play --white mcts:pretrained       # the AlphaZero network with search
+    jaxcheckers play --white ppo:pretrained                  # the checkers PPO policy, no search
+    jaxcheckers play --white mcts:pretrained                 # the AlphaZero network with search
+    jaxcheckers play --game chess --white ppo:pretrained     # the chess network, no search
 
-Two checkers networks: `pretrained`, a PPO run's policy (the better raw policy), and
-`pretrained-alphazero`, an AlphaZero run's network (the better one to search with);
-`mcts:pretrained` searches with the second (search needs mctx, the `training` extra). Each is a
-run's network parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings
-(<stem>.json: the trainer, the game, its options and the network's shape). Reading and playing
-them needs jax, numpy and msgpack only (`jaxcheckers.agents.inference` applies the network).
-They are written by `jaxcheckers.training.checkpoints.export_network(run_dir, name)` from a
-`jaxcheckers train` run.
+Each game ships its own: `pretrained` is the game's raw policy (checkers: a PPO run's; chess: a
+network distilled from the 2-ply alpha-beta, training/distill.py), `pretrained-alphazero` an
+AlphaZero run's network (the better one to search with; checkers only); `mcts:pretrained`
+searches with the second (search needs mctx, the `training` extra). Each is a run's network
+parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings (<stem>.json: the
+trainer, the game, its options and the network's shape), in files named after the game. Reading
+and playing them needs jax, numpy and msgpack only (`jaxcheckers.agents.inference` applies the
+network). They are written by `jaxcheckers.training.checkpoints.export_network(run_dir, name)`
+from a `jaxcheckers train` run.
 """
 
 from __future__ import annotations
@@ -25,30 +27,58 @@ import numpy as np
 
 from jaxcheckers.agents.inference import PlainNetwork, plain_network
 
-__all__ = ["NAME", "SEARCH_NAME", "NAMES", "DIRECTORY", "load", "read_params"]
+__all__ = [
+    "NAME", "SEARCH_NAME", "NAMES", "DEFAULT_GAME", "DIRECTORY", "stem", "games", "load",
+    "read_params",
+]  # fmt: skip
 
 NAME = "pretrained"
 SEARCH_NAME = "pretrained-alphazero"
 DIRECTORY = Path(__file__).parent
-# name -> file stem in DIRECTORY (<stem>.msgpack: the params, <stem>.json: the settings)
-NAMES = {NAME: "checkers", SEARCH_NAME: "checkers-alphazero"}
+# name -> its file stem in DIRECTORY for a game (<stem>.msgpack: the params, <stem>.json: the
+# settings)
+NAMES = {NAME: "{game}", SEARCH_NAME: "{game}-alphazero"}
+DEFAULT_GAME = "checkers"  # the game of a name asked for without one (the first that shipped)
 
 _NDARRAY = 1  # flax.serialization's msgpack extension code for an array
 
 
-def load(name: str = NAME, directory: Path = DIRECTORY) -> tuple[Any, PlainNetwork, dict]:
-    """(params, network, settings) of the shipped network called `name`: the network as a
-    `PlainNetwork` (`network.apply(params, observation)`), built from the settings beside the
-    params for the game they name. ValueError (one line) if the two files do not fit."""
-    stem = NAMES[name]
-    settings = json.loads((Path(directory) / f"{stem}.json").read_text())
+
+def stem(name: str, game: str = DEFAULT_GAME) -> str:
+    """The file stem of the network `name` of `game`."""
+    return NAMES[name].format(game=game)
+
+
+def games(name: str = NAME, directory: Path = DIRECTORY) -> list[str]:
+    """The games for which a network called `name` ships."""
+    found = []
+    for path in sorted(Path(directory).glob("*.json")):
+        game = json.loads(path.read_text()).get("game")
+        if game is not None and path.stem == stem(name, game):
+            found.append(game)
+    return found
+
+
+def load(
+    name: str = NAME, directory: Path = DIRECTORY, game: str = DEFAULT_GAME
+) -> tuple[Any, PlainNetwork, dict]:
+    """(params, network, settings) of the shipped network called `name` for `game`: the network
+    as a `PlainNetwork` (`network.apply(params, observation)`), built from the settings beside
+    the params. ValueError (one line) naming the games it ships for when there is none for
+    `game`, or if the two files do not fit."""
+    directory = Path(directory)
+    settings_path = directory / f"{stem(name, game)}.json"
+    if not settings_path.is_file():
+        shipped = ", ".join(games(name, directory)) or "none"
+        raise ValueError(f"no {name} network ships for {game} (it ships for: {shipped})")
+    settings = json.loads(settings_path.read_text())
     network, env = plain_network(settings)
-    path = Path(directory) / f"{stem}.msgpack"
+    path = settings_path.with_suffix(".msgpack")
     params = read_params(path)
     try:
         network.check(params, tuple(env.observation_shape), env.num_actions)
     except ValueError as error:
-        raise ValueError(f"{path} does not fit {stem}.json: {error}") from None
+        raise ValueError(f"{path} does not fit {settings_path.name}: {error}") from None
     return params, network, settings
 
 
