@@ -339,10 +339,14 @@ def _env_and_start(args: argparse.Namespace):
 
 def _seat_specs(args: argparse.Namespace, game: games.GameSpec) -> tuple[str, str]:
     """Who plays players 0 and 1: --black/--white name a colour where the game has it, else the
-    first and second player; the game's defaults fill in the rest."""
+    first and second player. One seat given, the person at the terminal takes the other (as
+    `--white AGENT` in checkers, where black is the human by default, so in every game); none
+    given, the game's defaults."""
     given = {"black": args.black, "white": args.white}
     if set(game.players) != set(given):
         given = dict(zip(game.players, (args.black, args.white), strict=True))
+    if sum(spec is not None for spec in given.values()) == 1:
+        return tuple(given[name] or HUMAN for name in game.players)
     defaults = zip(game.players, game.default_seats, strict=True)
     return tuple(given[name] or default for name, default in defaults)
 

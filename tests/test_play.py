@@ -280,3 +280,25 @@ def test_ctrl_c_while_a_deep_search_thinks_saves_the_game_and_exits_at_once(tmp_
     assert process.returncode == 0, (process.returncode, err)
     assert "interrupted" in out and f"game saved to {record}" in out
     assert '[Result "*"]' in record.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "seats"),
+    [
+        (["--game", "chess", "--white", "random"], ("random", "human")),
+        (["--game", "chess", "--black", "random"], ("human", "random")),
+        (["--game", "chess"], ("human", "alphabeta:2")),
+        (["--white", "random"], ("human", "random")),  # checkers: black moves first
+        (["--white", "random", "--black", "random"], ("random", "random")),
+    ],
+)
+def test_one_seat_given_the_person_at_the_terminal_takes_the_other(argv, seats):
+    """`play --game chess --white AGENT` let alpha-beta take black, so nobody was asked."""
+    import argparse
+
+    from jaxcheckers import play
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    args = parser.parse_args(argv)
+    assert play._seat_specs(args, jaxcheckers.games.spec(args.game)) == seats
