@@ -8,7 +8,8 @@ The games of `jaxcheckers arena A B --openings ballots --seed S --batch-size N` 
 the ACF's 156 ballots, each with both colours, in the same order and seats), a batch at a time;
 after each batch the results so far go to results/ballots/A_vs_B.json: the score with its 95%
 interval, wins / draws / losses, and every game (its ballot, A's colour, A's score, its length).
-A long match stopped part way keeps what it played, and the file says how many games it holds.
+A long match stopped part way keeps what it played, and the file says how many games it holds;
+`--resume` plays the rest of it (the same games it would have played had it not stopped).
 """
 
 from __future__ import annotations
@@ -65,6 +66,16 @@ def markdown_table(reports: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def played_so_far(parser, out: Path, command: str) -> tuple[list[dict], float]:
+    """The games a stopped match saved and its wall time, when `out` holds this command's."""
+    if not out.exists():
+        parser.error(f"--resume: {out} does not exist")
+    report = json.loads(out.read_text())
+    if report["command"] != command:
+        parser.error(f"--resume: {out} holds another match: {report['command']}")
+    return report["games"], report["wall_seconds"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?")
@@ -75,6 +86,9 @@ def main() -> None:
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
         "--out", type=Path, default=None, help="default results/ballots/A_vs_B.json"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="play the rest of the match the file holds"
     )
     args = parser.parse_args()
     if args.table:
@@ -91,7 +105,10 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     command = f"python -m benchmarks.ballots {args.a} {args.b} --games {args.games} "
     command += f"--batch-size {args.batch_size} --seed {args.seed}"
-    games, started = [], time.perf_counter()
+    games, spent = [], 0.0
+    if args.resume:
+        games, spent = played_so_far(parser, out, command)
+    started = time.perf_counter() - spent
     key = jax.random.key(args.seed)
     batches = match_batches(
         env,
@@ -102,6 +119,7 @@ def main() -> None:
         batch_size=args.batch_size,
         deck=ballots,
         openings=deck_order(len(ballots.names), args.games, key),
+        first_game=len(games),
     )
     for match in batches:
         rows = each_game(match, ballots)

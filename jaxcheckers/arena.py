@@ -229,9 +229,14 @@ def match_batches(
     record: bool = False,
     deck: OpeningDeck | None = None,
     openings: np.ndarray | None = None,
+    first_game: int = 0,
 ):
     """The games of `play_match`, `batch_size` at a time (default all): yields each batch's
     Match as soon as it is played, so that a long match can save as it goes.
+
+    first_game: skip the games before it (a multiple of batch_size), as a stopped match
+    resumes: every batch is keyed by its first game, so the rest are the games it would have
+    played.
 
     opening_plies: random turns first. record: keep every action played. deck: games open
     with its openings, `games` must then be even; openings: int [games], which one each game
@@ -243,6 +248,11 @@ def match_batches(
             f"even number (the whole deck is {2 * len(deck.names)})"
         )
     batch_size = min(batch_size or games, games)
+    if first_game % batch_size or not 0 <= first_game <= games:
+        raise ValueError(
+            f"first game {first_game}: give a multiple of the batch size {batch_size} "
+            f"from 0 to {games}"
+        )
     if not jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.wrap_key_data(key)  # a raw PRNGKey
     play = _compiled_games(env, agent_a, agent_b, opening_plies, record, deck is not None)
@@ -250,7 +260,7 @@ def match_batches(
         openings = np.full(games, -1, np.int32)
     elif openings is None:
         openings = deck_order(len(deck.names), games, key)
-    for first in range(0, games, batch_size):
+    for first in range(first_game, games, batch_size):
         count = min(batch_size, games - first)
         a_plays_first = (np.arange(first, first + count) % 2) == 0
         batch_key, play_key = jax.random.split(jax.random.fold_in(key, first))

@@ -57,6 +57,21 @@ def test_seats_swap_and_scores_are_from_a_side():
     assert (flipped.a_score == 1).all()
 
 
+def test_a_match_resumed_part_way_plays_the_games_it_would_have_played():
+    key = jax.random.key(3)
+    whole = arena.play_match(ENV, random_agent, random_agent, 6, key, batch_size=2, record=True)
+    rest = arena.match_batches(
+        ENV, random_agent, random_agent, 6, key, batch_size=2, record=True, first_game=4
+    )
+    (tail,) = list(rest)
+    np.testing.assert_array_equal(tail.actions, whole.actions[4:])
+    np.testing.assert_array_equal(tail.a_score, whole.a_score[4:])
+    with pytest.raises(ValueError, match="first game 3: give a multiple of the batch size 2"):
+        next(
+            arena.match_batches(ENV, random_agent, random_agent, 6, key, batch_size=2, first_game=3)
+        )
+
+
 def test_recorded_games_replay_to_the_same_results():
     match = arena.play_match(
         ENV, random_agent, random_agent, 8, jax.random.key(1), opening_plies=2, record=True
@@ -151,7 +166,12 @@ def test_each_agent_is_asked_on_its_own_turns_only(game_by_game, batch_size):
 
     tictactoe = jaxcheckers.make("tictactoe")
     match = arena.play_match(
-        tictactoe, counted("a"), counted("b"), 2, jax.random.key(5), batch_size=batch_size,
+        tictactoe,
+        counted("a"),
+        counted("b"),
+        2,
+        jax.random.key(5),
+        batch_size=batch_size,
         opening_plies=1,
     )
     # Ply 0 is the random opening; then game 0 (A first) gives A plies 2, 4, ...,
