@@ -28,6 +28,7 @@ __all__ = [
     "delay_seconds",
     "seed",
     "positive_int_list",
+    "non_negative_float_list",
     "check_writable",
     "checked_positive_int",
     "add_game_arguments",
@@ -122,6 +123,16 @@ def positive_int_list(text: str) -> tuple[int, ...]:
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"expected positive integers separated by commas, got {text!r}"
+        ) from None
+
+
+def non_negative_float_list(text: str) -> tuple[float, ...]:
+    """Comma-separated numbers >= 0: "0.1,0.6,0.3" -> (0.1, 0.6, 0.3)."""
+    try:
+        return tuple(non_negative_float(part.strip()) for part in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers >= 0 separated by commas, got {text!r}"
         ) from None
 
 

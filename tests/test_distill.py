@@ -3,6 +3,7 @@ settings, and a few updates on chess with the depth-1 alpha-beta as the teacher.
 
 from __future__ import annotations
 
+import argparse
 import math
 
 import jax
@@ -10,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jaxcheckers.training import distill
+from jaxcheckers.training.cli import add_arguments, config_from_args
 from jaxcheckers.training.config import DistillConfig, config_from_json, config_to_json
 
 from jaxcheckers.bits import unpack_mask
@@ -138,3 +140,12 @@ def test_the_student_can_start_from_another_runs_network(tmp_path):
     assert jax.tree.all(jax.tree.map(np.array_equal, params, state.params))
     with pytest.raises(ValueError, match="another network"):
         distill.make_trainer(TINY.replace(init_params=str(tmp_path), hidden_sizes=(16,)))
+
+
+def test_the_seats_weights_come_from_the_command_line():
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--algo", "distill", "--player-weights", "0.1,0.6,0.3"])
+    assert config_from_args(args).player_weights == (0.1, 0.6, 0.3)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--player-weights", "0.1,-1,0.3"])

@@ -57,6 +57,7 @@ from jaxcheckers.agents.networks import NETWORKS
 from jaxcheckers.argtypes import (
     fraction,
     non_negative_float,
+    non_negative_float_list,
     non_negative_int,
     positive_float,
     positive_int,
@@ -95,6 +96,7 @@ OVERRIDES = {
     "init_params": str,
     "value_scale": positive_float,
     "random_move_prob": fraction,
+    "player_weights": non_negative_float_list,
     "buffer_size": positive_int,
     "batch_size": positive_int,
     "gradient_steps": positive_int,
@@ -261,6 +263,7 @@ def initialize_distributed() -> None:
     """`jax.distributed.initialize`, from JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and
     JAX_PROCESS_ID when set (jax itself reads only the first), else from the cluster (SLURM,
     Open MPI, Kubernetes, TPU pods)."""
+
     def number(name: str) -> int | None:
         text = os.environ.get(name)
         if text is None:
@@ -357,4 +360,3 @@ def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evalu
         return train_loop(trainer, state, checkpoints, run_dir, args, evaluators)
     finally:
         checkpoints.close()
-
