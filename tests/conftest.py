@@ -6,10 +6,11 @@ Many tests build the same computation anew (an env, a trainer, a match) in fresh
 itself, so each one is compiled once per run. The directory is new for every run and removed at
 its end, so that a run never reads what an earlier one compiled (CI starts from nothing too).
 
-The suite compiles far more than it runs (hundreds of programs, most run for a few steps), so
-LLVM's optimisation passes on the CPU cost more than the faster code they make saves. The flag
-changes how fast a program runs, never what it computes; a user's own XLA_FLAGS are kept, and
-the benchmarks, which time programs, never see it.
+The suite compiles far more than it runs (some 3,000 programs, most run for a few steps), so
+LLVM's optimisation passes on the CPU cost more than the faster code they make saves, and XLA's
+older loop emitters compile a fusion faster than its newer MLIR fusion emitters do. The flags
+change how a program is compiled, never what it computes; a user's own XLA_FLAGS are kept, and
+the benchmarks, which time programs, never see them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import tempfile
 CACHE_VARIABLE = "JAX_COMPILATION_CACHE_DIR"  # a user's own cache, if set, is used as it is
 MIN_TIME_VARIABLE = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
 _OWNER = "JAXCHECKERS_TEST_CACHE_OWNER"  # the process that made the directory removes it
-QUICK_COMPILES = "--xla_backend_optimization_level=0"
+QUICK_COMPILES = "--xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=false"
 
 
 def pytest_configure(config):
