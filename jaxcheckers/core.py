@@ -10,6 +10,7 @@ truncation and the zeroing of stale rewards.
 from __future__ import annotations
 
 import abc
+import concurrent.futures
 from typing import Any, NamedTuple, Protocol
 
 import jax
@@ -29,6 +30,7 @@ __all__ = [
     "action_index",
     "replace_fields",
     "pgx_step_count",
+    "outside_traces",
 ]
 
 
@@ -60,6 +62,14 @@ pgx_step_count = property(lambda self: self.step_count, doc="pgx's name for `ste
 def tree_where(condition: jax.Array, on_true: Any, on_false: Any) -> Any:
     """`jnp.where` over two pytrees of the same structure, with a scalar condition."""
     return jax.tree.map(lambda a, b: jnp.where(condition, a, b), on_true, on_false)
+
+
+def outside_traces(function: Any, *args: Any) -> Any:
+    """`function(*args)` as host (numpy) arrays, computed as if no `jit` or `vmap` were tracing:
+    a constant an env builds the first time a traced function asks for it. JAX keeps its trace
+    state per thread, so a fresh thread starts with none."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return jax.tree.map(np.asarray, pool.submit(function, *args).result())
 
 
 def computed_once(values: Any, runtime: jax.Array) -> Any:

@@ -16,6 +16,7 @@ from jaxcheckers.core import (
     Env,
     checked_max_steps,
     computed_once,
+    outside_traces,
     pgx_step_count,
     replace_fields,
     tree_where,
@@ -151,11 +152,12 @@ class Checkers(Env):
         # `_record`); with them, both sides' kings.
         self._history_words = self._layout.words * (2 if no_moves == "pass" else 1)
         self.state_type = state_type(n)
-        opening = jnp.asarray(rules.opening_board(n))
-        with jax.ensure_compile_time_eval():
-            self._opening_state = jax.tree.map(
-                np.asarray, self.start(opening, jnp.int32(0), jnp.int32(-1))
-            )
+
+    @functools.cached_property
+    def _opening_state(self) -> CheckersState:
+        """The opening position, built at the first reset (making an env stays cheap)."""
+        opening = np.asarray(rules.opening_board(self.board_size))
+        return outside_traces(jax.jit(self.start), opening, np.int32(0), np.int32(-1))
 
     def __repr__(self) -> str:
         return (
@@ -168,7 +170,7 @@ class Checkers(Env):
     # -- the two entry points the core plumbing calls -------------------------------------------
 
     def _init(self, key: jax.Array) -> CheckersState:
-        del key  # the opening is fixed: built once, then only broadcast
+        del key  # the opening is fixed
         return jax.tree.map(jnp.asarray, self._opening_state)
 
     def start(self, board: jax.Array, player: jax.Array, jumper: jax.Array) -> CheckersState:

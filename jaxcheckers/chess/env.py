@@ -23,7 +23,13 @@ from jaxcheckers.chess.fen import parse_fen
 from jaxcheckers.chess.pictures import position_svg
 from jaxcheckers.chess.render import render
 from jaxcheckers.chess.rules import Position
-from jaxcheckers.core import Env, checked_max_steps, pgx_step_count, replace_fields
+from jaxcheckers.core import (
+    Env,
+    checked_max_steps,
+    outside_traces,
+    pgx_step_count,
+    replace_fields,
+)
 
 DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
 HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
@@ -132,7 +138,11 @@ class Chess(Env):
             else HISTORY_WITHOUT_FIFTY
         )
         self.state_type = StackedChessState if history else ChessState
-        self._opening_state = jax.tree.map(np.asarray, _jitted_start(self)(*parse_fen(START)))
+
+    @functools.cached_property
+    def _opening_state(self) -> ChessState:
+        """The opening position, built at the first reset (making an env stays cheap)."""
+        return outside_traces(lambda: _jitted_start(self)(*parse_fen(START)))
 
     def __repr__(self) -> str:
         return (
