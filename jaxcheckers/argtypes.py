@@ -116,24 +116,23 @@ def seed(text: str) -> int:
     return value
 
 
-def positive_int_list(text: str) -> tuple[int, ...]:
-    """Comma-separated positive integers: "256,256" -> (256, 256)."""
+def _comma_separated(parse, what: str, text: str) -> tuple:
     try:
-        return tuple(positive_int(part.strip()) for part in text.split(","))
+        return tuple(parse(part.strip()) for part in text.split(","))
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"expected positive integers separated by commas, got {text!r}"
+            f"expected {what} separated by commas, got {text!r}"
         ) from None
+
+
+def positive_int_list(text: str) -> tuple[int, ...]:
+    """Comma-separated positive integers: "256,256" -> (256, 256)."""
+    return _comma_separated(positive_int, "positive integers", text)
 
 
 def non_negative_float_list(text: str) -> tuple[float, ...]:
     """Comma-separated numbers >= 0: "0.1,0.6,0.3" -> (0.1, 0.6, 0.3)."""
-    try:
-        return tuple(non_negative_float(part.strip()) for part in text.split(","))
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(
-            f"expected numbers >= 0 separated by commas, got {text!r}"
-        ) from None
+    return _comma_separated(non_negative_float, "numbers >= 0", text)
 
 
 def check_writable(path: str | Path, *, new: bool = False) -> Path:
