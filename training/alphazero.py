@@ -29,7 +29,13 @@ import optax
 from jax.sharding import Mesh
 from jaxcheckers.training.config import AlphaZeroConfig
 from jaxcheckers.training.opponents import batched_autoreset_step
-from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
+from jaxcheckers.training.sharding import (
+    Layout,
+    data_mesh,
+    device_minibatches,
+    jitted_updates,
+    whole_run,
+)
 
 import jaxcheckers
 from jaxcheckers.agents import search
@@ -292,11 +298,4 @@ def _metrics(terms, samples: Sample, update_step, config: AlphaZeroConfig) -> di
 
 def make_train(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) -> Callable:
     """`train(key) -> (TrainState, metrics stacked over the updates)`: pure and jittable."""
-    trainer = make_trainer(config, env, mesh)
-
-    def train(key: jax.Array):
-        return jax.lax.scan(
-            lambda s, _: trainer.update(s), trainer.init(key), None, config.num_updates
-        )
-
-    return train
+    return whole_run(make_trainer(config, env, mesh), config.num_updates)

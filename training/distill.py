@@ -40,7 +40,7 @@ from jax.sharding import Mesh
 from jaxcheckers.training.config import DistillConfig
 from jaxcheckers.training.openings import random_opening_reset
 from jaxcheckers.training.opponents import batched_autoreset_step
-from jaxcheckers.training.sharding import Layout, data_mesh, jitted_updates
+from jaxcheckers.training.sharding import Layout, data_mesh, jitted_updates, whole_run
 
 import jaxcheckers
 from jaxcheckers.agents import make_move_values
@@ -305,11 +305,4 @@ def _metrics(terms, ended, game_length, filled, update_step, config: DistillConf
 
 def make_train(config: DistillConfig, env=None, mesh: Mesh | None = None) -> Callable:
     """`train(key) -> (TrainState, metrics stacked over the updates)`: pure and jittable."""
-    trainer = make_trainer(config, env, mesh)
-
-    def train(key: jax.Array):
-        return jax.lax.scan(
-            lambda s, _: trainer.update(s), trainer.init(key), None, config.num_updates
-        )
-
-    return train
+    return whole_run(make_trainer(config, env, mesh), config.num_updates)

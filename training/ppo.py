@@ -44,7 +44,13 @@ from jaxcheckers.training.opponents import (
     no_outcome,
     opponent_names,
 )
-from jaxcheckers.training.sharding import Layout, data_mesh, device_minibatches, jitted_updates
+from jaxcheckers.training.sharding import (
+    Layout,
+    data_mesh,
+    device_minibatches,
+    jitted_updates,
+    whole_run,
+)
 
 import jaxcheckers
 from jaxcheckers.agents.networks import (
@@ -366,11 +372,4 @@ def make_train(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Calla
 
     `metrics` is a dict of arrays stacked over the `config.num_updates` updates.
     """
-    trainer = make_trainer(config, env, mesh)
-
-    def train(key: jax.Array):
-        return jax.lax.scan(
-            lambda s, _: trainer.update(s), trainer.init(key), None, config.num_updates
-        )
-
-    return train
+    return whole_run(make_trainer(config, env, mesh), config.num_updates)

@@ -16,7 +16,14 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["DATA_AXIS", "data_mesh", "Layout", "device_minibatches", "jitted_updates"]
+__all__ = [
+    "DATA_AXIS",
+    "data_mesh",
+    "Layout",
+    "device_minibatches",
+    "jitted_updates",
+    "whole_run",
+]
 
 DATA_AXIS = "data"
 
@@ -83,3 +90,13 @@ def jitted_updates(update: Callable, layout: Layout, sharded: tuple[str, ...]) -
         return layout.replicate_all_but(train_state, sharded), layout.replicate(metrics)
 
     return jax.jit(run_updates, static_argnums=1, donate_argnums=0)
+
+
+def whole_run(trainer: Any, num_updates: int) -> Callable:
+    """`train(key) -> (TrainState, metrics stacked over the updates)`: a trainer's whole run,
+    `num_updates` calls of its `update` from its `init(key)`, pure and jittable."""
+
+    def train(key: jax.Array):
+        return jax.lax.scan(lambda s, _: trainer.update(s), trainer.init(key), None, num_updates)
+
+    return train
