@@ -31,8 +31,10 @@ def pytest_configure(config):
     if CACHE_VARIABLE not in os.environ:  # the controller (or a lone process): make it
         os.environ[CACHE_VARIABLE] = tempfile.mkdtemp(prefix="jaxcheckers-jit-")
         os.environ[_OWNER] = str(os.getpid())
-        # Worth a file from a third of a second of compiling (jax's default is one second).
-        os.environ.setdefault(MIN_TIME_VARIABLE, "0.3")
+        # Worth a file from 50 ms of compiling (jax's default is one second): with the quick
+        # compile flags most programs take less than a third of a second, and the subprocesses
+        # the tests start compile many of the programs the tests compiled before them.
+        os.environ.setdefault(MIN_TIME_VARIABLE, "0.05")
     import jax
 
     jax.config.update("jax_compilation_cache_dir", os.environ[CACHE_VARIABLE])
