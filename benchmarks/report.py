@@ -308,6 +308,33 @@ what the figures mean and what was tried: docs/experiments.md.
 """
 
 
+CHESS_STRENGTH_INTRO = """## Chess strength
+
+Chess, scored from A's side, 200 games a pairing with the colours alternating, every game opened
+with 2 random plies (`jaxcheckers arena --game chess A B --games 200 --opening-plies 2 --seed 0
+--json > benchmarks/results/chess_FILE.json`), on a shared 2-core CPU. `ppo:pretrained` is the
+shipped chess network, its raw policy; `mcts:ppo:pretrained:SIMS` searches with it. How it was
+trained and what was tried: docs/experiments.md.
+
+"""
+
+
+def chess_strength_table(paths: list[Path]) -> str:
+    """One row per match of the chess arena results (`arena --json`)."""
+    rows = [
+        "| A | B | games | A: W / D / L | score [95% CI] | wall s | file |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in paths:
+        for m in json.loads(path.read_text())["matches"]:
+            rows.append(
+                f"| `{m['a']}` | `{m['b']}` | {m['games']} | {m['wins']} / {m['draws']} / "
+                f"{m['losses']} | {m['score']:.3f} [{m['score_low']:.3f}, {m['score_high']:.3f}] "
+                f"| {m['seconds']:.0f} | `{path.name}` |"
+            )
+    return "\n".join(rows) + "\n"
+
+
 def ab_table(results_dir: Path) -> str:
     """This tree against an earlier commit, each game's two versions timed in turns in one
     process (`benchmarks.ab`): every ab-BASE.json."""
@@ -393,7 +420,12 @@ def build(results_dir: Path) -> str:
         parts.append("## Training speed\n\n" + training_table(results_dir) + "\n")
     ballots = sorted((results_dir / "ballots").glob("*.json"))
     if ballots:
-        parts.append(BALLOTS_INTRO + ballots_table([json.loads(p.read_text()) for p in ballots]))
+        parts.append(
+            BALLOTS_INTRO + ballots_table([json.loads(p.read_text()) for p in ballots]) + "\n"
+        )
+    chess_matches = sorted(results_dir.glob("chess_*_vs_*.json"))
+    if chess_matches:
+        parts.append(CHESS_STRENGTH_INTRO + chess_strength_table(chess_matches))
     if any(results_dir.glob("ab-*.json")):
         parts.append("## A/B against earlier commits\n\n" + ab_table(results_dir) + "\n")
     return "\n".join(parts)
