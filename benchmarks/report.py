@@ -310,11 +310,11 @@ what the figures mean and what was tried: docs/experiments.md.
 
 CHESS_STRENGTH_INTRO = """## Chess strength
 
-Chess, scored from A's side, 200 games a pairing with the colours alternating, every game opened
-with 2 random plies (`jaxcheckers arena --game chess A B --games 200 --opening-plies 2 --seed 0
---json > benchmarks/results/chess_FILE.json`), on a shared 2-core CPU. `ppo:pretrained` is the
-shipped chess network, its raw policy; `mcts:ppo:pretrained:SIMS` searches with it. How it was
-trained and what was tried: docs/experiments.md.
+Chess, scored from A's side, the colours alternating, every game opened with 2 random plies
+(`jaxcheckers arena --game chess A B --games N --opening-plies 2 --seed 0 --json >
+benchmarks/results/chess_FILE.json`; search players also `--batch-size 25`), on a shared 2-core
+CPU. `ppo:pretrained` is the shipped chess network, its raw policy; `mcts:ppo:pretrained:SIMS`
+searches with it. How it was trained and what was tried: docs/experiments.md.
 
 """
 
