@@ -73,6 +73,8 @@ def played_so_far(parser, out: Path, command: str) -> tuple[list[dict], float]:
     report = json.loads(out.read_text())
     if report["command"] != command:
         parser.error(f"--resume: {out} holds another match: {report['command']}")
+    if report["complete"]:
+        parser.exit(0, f"{out} holds all {report['games_played']} games: nothing to resume\n")
     return report["games"], report["wall_seconds"]
 
 
