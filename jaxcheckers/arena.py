@@ -405,13 +405,19 @@ def round_robin(
     batch_size: int | None = None,
     record: bool = False,
     deck: OpeningDeck | None = None,
+    first_pair: int = 0,
 ):
     """Every pair of `entrants` ((name, agent), in order) plays `games` games through
     `play_match`, with a key of its own; yields each pair's result as soon as it is played.
-    With a deck, every pair plays the same openings (`deck_order` of `key`)."""
+    With a deck, every pair plays the same openings (`deck_order` of `key`).
+
+    first_pair: skip the pairs before it, as a stopped round-robin resumes: each pair is keyed
+    by its place in the order, so the rest play the games they would have played."""
     pairs = [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1 :]]
     openings = None if deck is None else deck_order(len(deck.names), games, key)
     for index, ((a, agent_a), (b, agent_b)) in enumerate(pairs):
+        if index < first_pair:
+            continue
         start = time.perf_counter()
         match = play_match(
             env,

@@ -77,6 +77,7 @@ __all__ = [
 
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log odds unit (≈173.7)
 DEFAULT_PRIOR_DRAWS = 1.0
+GAMES_FILE = "ladder-games.json"  # the pairs played so far, kept until the report is written
 
 
 @dataclasses.dataclass(frozen=True)
@@ -353,12 +354,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", metavar="DIR", default=None, help="write ladder.md/json/png here")
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG (no matplotlib)")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="play the pairs a stopped ladder left (same command; it saves to --out after a pair)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     names = list(dict.fromkeys(args.agents))
     if len(names) < 2:
         print("ladder: give at least two different agents", file=sys.stderr)
+        return 2
+    if args.resume and not args.out:
+        print(
+            "ladder: --resume needs --out DIR, the folder the stopped ladder saved to",
+            file=sys.stderr,
+        )
         return 2
     if args.out and not args.no_plot:
         try:
@@ -377,47 +389,45 @@ def run(args: argparse.Namespace) -> int:
     env = env_from_arguments(args)
     deck, games, opening_plies = openings_from_arguments(args, env)
     args.games, args.opening_plies = games, opening_plies  # as played, for the report
+    command = _command_line(args)
+    saved = out / GAMES_FILE if out else None
+    pairs, spent = _played_so_far(saved, command) if args.resume else ([], 0.0)
     agents = {name: make_agent(name, env) for name in names}
 
-    started = time.perf_counter()
-    results, matches = [], []
-    for a, b, _, s, seconds in round_robin(
-        env,
-        [(name, agents[name]) for name in names],
-        games,
-        jax.random.key(args.seed),
-        opening_plies=opening_plies,
-        batch_size=args.batch_size,
-        deck=deck,
-    ):
-        results.append(PairResult(a, b, s.wins, s.draws, s.losses))
-        matches.append({"a": a, "b": b, "score": s.score, "seconds": round(seconds, 2)})
+    started = time.perf_counter() - spent
+    entrants = [(name, agents[name]) for name in names]
+    try:
+        for a, b, _, s, seconds in round_robin(
+            env,
+            entrants,
+            games,
+            jax.random.key(args.seed),
+            opening_plies=opening_plies,
+            batch_size=args.batch_size,
+            deck=deck,
+            first_pair=len(pairs),
+        ):
+            pair = PairResult(a, b, s.wins, s.draws, s.losses)
+            pairs.append({**dataclasses.asdict(pair), "seconds": round(seconds, 2)})
+            print(
+                f"{a} vs {b}: {s.wins} / {s.draws} / {s.losses} (score {s.score:.3f}), "
+                f"{seconds:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+            if saved is not None:  # a stopped ladder keeps every pair it finished
+                report = _games_report(args, command, names, pairs, time.perf_counter() - started)
+                _write_json(saved, report)
+    except KeyboardInterrupt:
+        if saved is None:
+            raise
         print(
-            f"{a} vs {b}: {s.wins} / {s.draws} / {s.losses} (score {s.score:.3f}), {seconds:.1f} s",
+            f"ladder: stopped; {len(pairs)} pairs are kept in {saved} (--resume plays the rest)",
             file=sys.stderr,
-            flush=True,
         )
-    wall = time.perf_counter() - started
+        return 130
 
-    machine = f"{platform.machine()}, {os.cpu_count()} CPU cores, jax {jax.__version__}"
-    machine += f" on {jax.devices()[0].platform}"
-    report = {
-        "command": _command_line(args),
-        "game": args.game,
-        "board_size": args.board_size,
-        "games_per_pair": args.games,
-        "openings": args.openings,
-        "opening_plies": args.opening_plies,
-        "seed": args.seed,
-        "prior_draws": args.prior_draws,
-        "wall_seconds": round(wall, 1),
-        "machine": machine,
-        "agents": names,
-        "pairs": [
-            {**dataclasses.asdict(r), "seconds": m["seconds"]}
-            for r, m in zip(results, matches, strict=True)
-        ],
-    }
+    report = _games_report(args, command, names, pairs, time.perf_counter() - started)
     try:
         report, text = fit_report(report)
     except (ValueError, np.linalg.LinAlgError) as error:
@@ -431,16 +441,60 @@ def run(args: argparse.Namespace) -> int:
     print(text, flush=True)
     if out is not None:
         write_report(report, out, plot=not args.no_plot)
+        saved.unlink(missing_ok=True)  # ladder.json holds every pair now
         print(f"written to {out}/", file=sys.stderr)
     return 0
+
+
+def _games_report(args, command: str, names: list[str], pairs: list[dict], wall: float) -> dict:
+    """The ladder's games before the fit: the settings, the machine and every pair played."""
+    machine = f"{platform.machine()}, {os.cpu_count()} CPU cores, jax {jax.__version__}"
+    machine += f" on {jax.devices()[0].platform}"
+    return {
+        "command": command,
+        "game": args.game,
+        "board_size": args.board_size,
+        "games_per_pair": args.games,
+        "openings": args.openings,
+        "opening_plies": args.opening_plies,
+        "seed": args.seed,
+        "prior_draws": args.prior_draws,
+        "wall_seconds": round(wall, 1),
+        "machine": machine,
+        "agents": names,
+        "pairs_planned": len(names) * (len(names) - 1) // 2,
+        "pairs": pairs,
+    }
+
+
+def _played_so_far(saved: Path, command: str) -> tuple[list[dict], float]:
+    """The pairs a stopped ladder saved and its wall time, when `saved` holds this command's;
+    ValueError, one line, when it does not exist or holds another ladder."""
+    if not saved.exists():
+        raise ValueError(f"--resume: {saved} does not exist (no stopped ladder there)")
+    report = json.loads(saved.read_text(encoding="utf-8"))
+    if report.get("command") != command:
+        raise ValueError(f"--resume: {saved} holds another ladder: {report.get('command')}")
+    print(
+        f"resuming: {len(report['pairs'])} of {report['pairs_planned']} pairs played",
+        file=sys.stderr,
+    )
+    return report["pairs"], report["wall_seconds"]
+
+
+def _write_json(path: Path, report: dict) -> None:
+    """Writes through a temporary file: a stop while writing leaves the previous file whole."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    partial.replace(path)
 
 
 def _keep_games(report: dict, out: Path | None) -> str:
     """Writes the played games (the report before its fit) to OUT/ladder-games.json, or to a
     file in the working directory without --out; returns where."""
-    path = (out or Path(".")) / "ladder-games.json"
+    path = (out or Path(".")) / GAMES_FILE
     try:
-        path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        _write_json(path, report)
     except OSError:
         print(json.dumps(report, indent=2), flush=True)
         return "the JSON printed above"
@@ -527,6 +581,8 @@ def _command_line(args: argparse.Namespace) -> str:
     else:
         words += ["--opening-plies", str(args.opening_plies)]
     words += ["--seed", str(args.seed)]
+    if args.batch_size is not None:  # it splits the keys, so it changes a random agent's games
+        words += ["--batch-size", str(args.batch_size)]
     if args.prior_draws != DEFAULT_PRIOR_DRAWS:
         words += ["--prior-draws", f"{args.prior_draws:g}"]
     words += ["--out", str(args.out)]

@@ -250,3 +250,49 @@ def test_the_games_are_kept_when_the_fit_fails(tmp_path, capsys):
     kept = json.loads((tmp_path / "ladder-games.json").read_text())
     (pair,) = kept["pairs"]
     assert (pair["wins"], pair["draws"], pair["losses"]) == (0, 0, 2)
+
+
+def test_a_stopped_ladder_resumes_with_the_games_it_would_have_played(
+    tmp_path, capsys, monkeypatch
+):
+    argv = ["ladder", "--game", "tictactoe", "random", "perfect", "mcts:uniform:2"]
+    argv += ["--games", "4", "--opening-plies", "1", "--no-plot", "--out"]
+    assert main([*argv, str(tmp_path / "whole")]) == 0
+    whole = json.loads((tmp_path / "whole" / "ladder.json").read_text())
+    assert not (tmp_path / "whole" / ladder.GAMES_FILE).exists()  # the report holds every pair
+
+    played = ladder.round_robin
+
+    def stopped_after_one_pair(*args, **kwargs):
+        yield next(played(*args, **kwargs))
+        raise KeyboardInterrupt
+
+    out = tmp_path / "stopped"
+    monkeypatch.setattr(ladder, "round_robin", stopped_after_one_pair)
+    assert main([*argv, str(out)]) == 130
+    assert "1 pairs are kept" in capsys.readouterr().err
+    kept = json.loads((out / ladder.GAMES_FILE).read_text())
+    assert len(kept["pairs"]) == 1 and kept["pairs_planned"] == 3
+    monkeypatch.setattr(ladder, "round_robin", played)
+
+    # Another ladder's command is refused in one line, before any game.
+    assert main([*argv, str(out), "--seed", "1", "--resume"]) == 2
+    assert "holds another ladder" in capsys.readouterr().err
+
+    assert main([*argv, str(out), "--resume"]) == 0
+    assert "resuming: 1 of 3 pairs played" in capsys.readouterr().err
+    resumed = json.loads((out / "ladder.json").read_text())
+    counts = lambda report: [  # noqa: E731
+        (p["a"], p["b"], p["wins"], p["draws"], p["losses"]) for p in report["pairs"]
+    ]
+    assert counts(resumed) == counts(whole) and resumed["ratings"] == whole["ratings"]
+    assert not (out / ladder.GAMES_FILE).exists()
+
+
+def test_resume_needs_the_folder_a_ladder_saved_to(tmp_path, capsys):
+    assert main(["ladder", "random", "alphabeta:1", "--games", "2", "--resume"]) == 2
+    assert "--resume needs --out DIR" in capsys.readouterr().err
+    argv = ["ladder", "random", "alphabeta:1", "--games", "2", "--no-plot", "--resume"]
+    assert main([*argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
