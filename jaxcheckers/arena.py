@@ -395,6 +395,15 @@ class PairMatch(NamedTuple):
     seconds: float
 
 
+def scheduled_pairs(count: int, neighbours: int | None = None) -> list[tuple[int, int, int]]:
+    """(place among all pairs, i, j) for each pair i < j of `count` entrants that plays: all of
+    them, or with `neighbours` K those with j − i ≤ K (each entrant meets the K listed after it)."""
+    pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    return [
+        (n, i, j) for n, (i, j) in enumerate(pairs) if neighbours is None or j - i <= neighbours
+    ]
+
+
 def round_robin(
     env,
     entrants: list[tuple[str, object]],
@@ -406,18 +415,19 @@ def round_robin(
     record: bool = False,
     deck: OpeningDeck | None = None,
     first_pair: int = 0,
+    neighbours: int | None = None,
 ):
     """Every pair of `entrants` ((name, agent), in order) plays `games` games through
     `play_match`, with a key of its own; yields each pair's result as soon as it is played.
     With a deck, every pair plays the same openings (`deck_order` of `key`).
 
-    first_pair: skip the pairs before it, as a stopped round-robin resumes: each pair is keyed
-    by its place in the order, so the rest play the games they would have played."""
-    pairs = [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1 :]]
+    neighbours: only the pairs at most this far apart in `entrants` play (`scheduled_pairs`).
+    first_pair: skip the scheduled pairs before it, as a stopped round-robin resumes. A pair's
+    key is its place among all pairs, so it plays the same games in any schedule."""
     openings = None if deck is None else deck_order(len(deck.names), games, key)
-    for index, ((a, agent_a), (b, agent_b)) in enumerate(pairs):
-        if index < first_pair:
-            continue
+    scheduled = scheduled_pairs(len(entrants), neighbours)
+    for index, i, j in scheduled[first_pair:]:
+        (a, agent_a), (b, agent_b) = entrants[i], entrants[j]
         start = time.perf_counter()
         match = play_match(
             env,
@@ -576,7 +586,8 @@ def _finite(result: dict) -> dict:
 
 
 def round_robin_table(names: list[str], results: list[dict]) -> str:
-    """Each row agent's score against each column agent, and its overall score."""
+    """Each row agent's score against each column agent (· where they did not meet), and its
+    mean over the agents it met."""
     score = {(r["a"], r["b"]): r["score"] for r in results}
     score.update({(r["b"], r["a"]): 1 - r["score"] for r in results})
     width = max(8, *(len(name) for name in names))
@@ -584,8 +595,9 @@ def round_robin_table(names: list[str], results: list[dict]) -> str:
     for row in names:
         cells = []
         for column in names:
-            cells.append("-" if row == column else f"{score[(row, column)]:.3f}")
-        total = np.mean([score[(row, c)] for c in names if c != row])
+            played = score.get((row, column))
+            cells.append("-" if row == column else "·" if played is None else f"{played:.3f}")
+        total = np.mean([score[(row, c)] for c in names if (row, c) in score])
         row_text = "".join(f" {c:>{width}}" for c in cells)
         lines.append(f"{row:<{width}}{row_text}    {total:.3f}")
     return "\n".join(lines)

@@ -3,14 +3,17 @@
     jaxcheckers ladder random alphabeta:1 alphabeta:2 alphabeta:3 --games 100 --out DIR
     jaxcheckers ladder --game tictactoe random perfect mcts:uniform:8 --games 20
     jaxcheckers ladder random alphabeta:3 ppo:pretrained --openings ballots --out DIR
+    jaxcheckers ladder random alphabeta:1 ... alphabeta:8 --neighbours 4 --out DIR --resume
 
 Every pair plays `--games` games through `arena.play_match` (seats swapped every other game,
 `--opening-plies` random turns first, or with `--openings ballots` every checkers three-move
-ballot with both colours: 312 games a pair). The ratings maximise the logistic-Elo (Bradley–Terry)
-likelihood: A scores against B with expectation E = 1 / (1 + 10^((r_B − r_A) / 400)), a draw
-counts as half a win, and every pair's points enter as a binomial log-likelihood
-s·log E + (n − s)·log(1 − E). The anchor (`random` if it plays, else the first agent) is fixed
-at 0; the rest are found by Newton's method (the log-likelihood is concave).
+ballot with both colours: 312 games a pair); with `--neighbours K` only the pairs at most K
+apart in the order given (weakest first: the results far apart are foregone). The ratings
+maximise the logistic-Elo (Bradley–Terry) likelihood: A scores against B with expectation
+E = 1 / (1 + 10^((r_B − r_A) / 400)), a draw counts as half a win, and every pair's points
+enter as a binomial log-likelihood s·log E + (n − s)·log(1 − E). The anchor (`random` if it
+plays, else the first agent) is fixed at 0; the rest are found by Newton's method (the
+log-likelihood is concave).
 
 Perfect records: when an agent (or a group) won every game against the rest, the maximum of the
 likelihood lies at infinity. Chosen here: a prior, `prior_draws` virtual drawn games (default 1)
@@ -45,7 +48,7 @@ import jax
 import numpy as np
 
 from jaxcheckers.agents import AGENT_SPECS, make_agent
-from jaxcheckers.arena import Z_95, round_robin, round_robin_table
+from jaxcheckers.arena import Z_95, round_robin, round_robin_table, scheduled_pairs
 from jaxcheckers.argtypes import (
     add_game_arguments,
     add_opening_arguments,
@@ -344,6 +347,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="games per pair (default 100; with --openings, every opening with both colours)",
     )
     add_opening_arguments(parser, default_plies=2)
+    parser.add_argument(
+        "--neighbours",
+        type=positive_int,
+        default=None,
+        metavar="K",
+        help="each agent plays only the K agents listed after it (list them weakest first): "
+        "fewer games where the result is foregone; default every pair",
+    )
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--batch-size", type=positive_int, default=None, help="games at once")
     parser.add_argument(
@@ -406,6 +417,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             deck=deck,
             first_pair=len(pairs),
+            neighbours=args.neighbours,
         ):
             pair = PairResult(a, b, s.wins, s.draws, s.losses)
             pairs.append({**dataclasses.asdict(pair), "seconds": round(seconds, 2)})
@@ -457,12 +469,13 @@ def _games_report(args, command: str, names: list[str], pairs: list[dict], wall:
         "games_per_pair": args.games,
         "openings": args.openings,
         "opening_plies": args.opening_plies,
+        "neighbours": args.neighbours,
         "seed": args.seed,
         "prior_draws": args.prior_draws,
         "wall_seconds": round(wall, 1),
         "machine": machine,
         "agents": names,
-        "pairs_planned": len(names) * (len(names) - 1) // 2,
+        "pairs_planned": len(scheduled_pairs(len(names), args.neighbours)),
         "pairs": pairs,
     }
 
@@ -547,7 +560,8 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
         f"{report['game']}"
         + (f" {size}×{size}" if size else "")
         + f", {report['games_per_pair']} games a pair, both seats, {opening}, "
-        f"prior: {report['prior_draws']:g} virtual draw(s) against the anchor.\n"
+        + _schedule(report)
+        + f"prior: {report['prior_draws']:g} virtual draw(s) against the anchor.\n"
     )
     note = tiers_note(report["tiers"], report["prior_draws"])
     scores = [
@@ -570,6 +584,12 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
         plot_ratings(ratings, out / "ladder.png", title=title)
 
 
+def _schedule(report: dict) -> str:
+    """How the pairs were chosen, for the header."""
+    k = report.get("neighbours")
+    return "every pair, " if k is None else f"each agent against the {k} listed after it, "
+
+
 def _command_line(args: argparse.Namespace) -> str:
     """The command that reruns this ladder (every setting that changes the games)."""
     words = ["jaxcheckers", "ladder", *args.agents, "--game", args.game]
@@ -580,6 +600,8 @@ def _command_line(args: argparse.Namespace) -> str:
         words += ["--openings", args.openings]
     else:
         words += ["--opening-plies", str(args.opening_plies)]
+    if args.neighbours is not None:
+        words += ["--neighbours", str(args.neighbours)]
     words += ["--seed", str(args.seed)]
     if args.batch_size is not None:  # it splits the keys, so it changes a random agent's games
         words += ["--batch-size", str(args.batch_size)]

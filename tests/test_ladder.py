@@ -252,7 +252,7 @@ def test_the_games_are_kept_when_the_fit_fails(tmp_path, capsys):
     assert (pair["wins"], pair["draws"], pair["losses"]) == (0, 0, 2)
 
 
-def test_a_stopped_ladder_resumes_with_the_games_it_would_have_played(
+def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladder(
     tmp_path, capsys, monkeypatch
 ):
     argv = ["ladder", "--game", "tictactoe", "random", "perfect", "mcts:uniform:2"]
@@ -260,6 +260,17 @@ def test_a_stopped_ladder_resumes_with_the_games_it_would_have_played(
     assert main([*argv, str(tmp_path / "whole")]) == 0
     whole = json.loads((tmp_path / "whole" / "ladder.json").read_text())
     assert not (tmp_path / "whole" / ladder.GAMES_FILE).exists()  # the report holds every pair
+    counts = lambda report: [  # noqa: E731
+        (p["a"], p["b"], p["wins"], p["draws"], p["losses"]) for p in report["pairs"]
+    ]
+
+    # Neighbours only: the pairs one apart, each with the games it played in the whole ladder.
+    assert main([*argv, str(tmp_path / "near"), "--neighbours", "1"]) == 0
+    near = json.loads((tmp_path / "near" / "ladder.json").read_text())
+    assert counts(near) == [counts(whole)[0], counts(whole)[2]]
+    assert near["pairs_planned"] == 2 and "--neighbours 1" in near["command"]
+    crosstable = (tmp_path / "near" / "ladder.md").read_text()
+    assert "each agent against the 1 listed after it" in crosstable and " ·" in crosstable
 
     played = ladder.round_robin
 
@@ -282,9 +293,6 @@ def test_a_stopped_ladder_resumes_with_the_games_it_would_have_played(
     assert main([*argv, str(out), "--resume"]) == 0
     assert "resuming: 1 of 3 pairs played" in capsys.readouterr().err
     resumed = json.loads((out / "ladder.json").read_text())
-    counts = lambda report: [  # noqa: E731
-        (p["a"], p["b"], p["wins"], p["draws"], p["losses"]) for p in report["pairs"]
-    ]
     assert counts(resumed) == counts(whole) and resumed["ratings"] == whole["ratings"]
     assert not (out / ladder.GAMES_FILE).exists()
 
@@ -296,3 +304,11 @@ def test_resume_needs_the_folder_a_ladder_saved_to(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
+
+
+def test_a_neighbours_schedule_keeps_each_pairs_place_among_all_pairs():
+    from jaxcheckers.arena import scheduled_pairs
+
+    assert scheduled_pairs(4) == [(0, 0, 1), (1, 0, 2), (2, 0, 3), (3, 1, 2), (4, 1, 3), (5, 2, 3)]
+    assert scheduled_pairs(4, 1) == [(0, 0, 1), (3, 1, 2), (5, 2, 3)]
+    assert scheduled_pairs(4, 3) == scheduled_pairs(4)
