@@ -274,8 +274,7 @@ def strength_table(results_dir: Path) -> str:
     plain = report.get("ratings_without_prior")
     table = ladder.markdown_table(ratings, [ladder.Rating(**r) for r in plain] if plain else None)
     command = re.sub(r"--out \S+", "--out DIR", report["command"])
-    return (f"{table}\n\n`{command}` ({report['games_per_pair']} games a pair, both seats, "
-            f"{report['opening_plies']} random opening plies; {report['machine']}; "
+    return (f"{table}\n\n`{command}` ({ladder.games_played(report)}; {report['machine']}; "
             f"{report['wall_seconds'] / 60:.0f} min).")
 
 

@@ -72,6 +72,7 @@ __all__ = [
     "markdown_table",
     "tiers_note",
     "fit_report",
+    "games_played",
     "write_report",
     "plot_ratings",
     "add_arguments",
@@ -551,16 +552,11 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
     without_prior = report.get("ratings_without_prior")
     without_prior = without_prior and [Rating(**r) for r in without_prior]
     size = report["board_size"]
-    if report.get("openings"):
-        opening = f"openings from the {report['openings']} deck (each with both colours)"
-    else:
-        opening = f"{report['opening_plies']} random opening turns"
     header = (
         f"Elo ratings, anchor `{report['anchor']}` = 0, 95% CIs from the observed information; "
         f"{report['game']}"
         + (f" {size}×{size}" if size else "")
-        + f", {report['games_per_pair']} games a pair, both seats, {opening}, "
-        + _schedule(report)
+        + f", {games_played(report)}, "
         + f"prior: {report['prior_draws']:g} virtual draw(s) against the anchor.\n"
     )
     note = tiers_note(report["tiers"], report["prior_draws"])
@@ -584,10 +580,16 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
         plot_ratings(ratings, out / "ladder.png", title=title)
 
 
-def _schedule(report: dict) -> str:
-    """How the pairs were chosen, for the header."""
+def games_played(report: dict) -> str:
+    """Which games a ladder's report holds, in words: how many a pair, how they opened, which
+    pairs met."""
+    if report.get("openings"):
+        opening = f"openings from the {report['openings']} deck (each with both colours)"
+    else:
+        opening = f"{report['opening_plies']} random opening turns"
     k = report.get("neighbours")
-    return "every pair, " if k is None else f"each agent against the {k} listed after it, "
+    pairs = "every pair" if k is None else f"each agent against the {k} listed after it"
+    return f"{report['games_per_pair']} games a pair, both seats, {opening}, {pairs}"
 
 
 def _command_line(args: argparse.Namespace) -> str:
