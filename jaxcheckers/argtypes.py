@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jaxcheckers.games import OpeningDeck, make, names, spec
+from jaxcheckers.games import DEFAULT, OpeningDeck, make, names, spec
 
 __all__ = [
     "MAX_SEED",
@@ -167,10 +167,10 @@ def checked_positive_int(value: object, name: str) -> int:
     return int(value)
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, default: str = "checkers") -> None:
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """`--game` (any registered game) and `--board-size`, shared by every subcommand that plays
     a game."""
-    parser.add_argument("--game", choices=names(), default=default, help=f"default {default}")
+    parser.add_argument("--game", choices=names(), default=DEFAULT, help=f"default {DEFAULT}")
     parser.add_argument("--board-size", type=int, default=None, help="n of an n×n board")
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "opening",
     "observable_env",
     "ENTRY_POINT_GROUP",
+    "DEFAULT",
 ]
 
 ENTRY_POINT_GROUP = "jaxcheckers.games"
@@ -47,6 +48,7 @@ BUILTIN = {
     "chess": "jaxcheckers.chess.spec",
     "tictactoe": "jaxcheckers.tictactoe.spec",
 }
+DEFAULT = "checkers"  # the game wherever none is named (the CLI, PettingZoo, shipped networks)
 
 
 class OpeningDeck(NamedTuple):

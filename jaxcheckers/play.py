@@ -302,7 +302,7 @@ def _status(state, seats, notation: Notation) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     choices = ", ".join([HUMAN, *AGENT_SPECS])
-    parser.add_argument("--game", choices=games.names(), default="checkers")
+    parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
     parser.add_argument(
         "--black",
         help=f"who plays black ({choices}); in a game without black, the first player "

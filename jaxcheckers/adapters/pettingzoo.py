@@ -63,7 +63,7 @@ import numpy as np
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.core import State, compiled_step
 from jaxcheckers.extras import needed_for
-from jaxcheckers.games import GameSpec, observable_env, spec
+from jaxcheckers.games import DEFAULT, GameSpec, observable_env, spec
 
 with needed_for("the PettingZoo adapter"):
     import gymnasium
@@ -78,7 +78,7 @@ AGENTS = ("player_0", "player_1")
 RENDER_FPS = 2  # as chess_v6
 
 
-def env(game: str = "checkers", **options) -> AECEnv:
+def env(game: str = DEFAULT, **options) -> AECEnv:
     """The AEC environment of `game` in PettingZoo's wrappers: illegal actions lose the game
     (`TerminateIllegalWrapper`), out-of-range ones raise ValueError, calls in order."""
     raw = raw_env(game=game, **options)
@@ -118,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         "render_fps": RENDER_FPS,
     }
 
-    def __init__(self, render_mode: str | None = None, *, game: str = "checkers", **options):
+    def __init__(self, render_mode: str | None = None, *, game: str = DEFAULT, **options):
         super().__init__()
         self.adapter: GameSpec = spec(game)
         self.metadata = {

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 
 from jaxcheckers.agents import pretrained
 from jaxcheckers.checkpoints import CHECKPOINT_DIR, find_run_dir, read_settings, restore_params
+from jaxcheckers.games import DEFAULT
 
 __all__ = ["policy_agent", "load_policy", "load_params"]
 _ILLEGAL_LOGIT = -1e9  # as networks.ILLEGAL_LOGIT (kept here so that acting needs jax alone)
@@ -48,7 +49,7 @@ def load_policy(
 
     checkpoint_path: a run directory (its latest checkpoint is used), one of its
     `checkpoints/<step>` directories, or the name of a network shipped with the package
-    ("pretrained", "pretrained-alphazero"), the network of `game` (default: checkers).
+    ("pretrained", "pretrained-alphazero"), the network of `game` (default `games.DEFAULT`).
     The second value is a dict for `jaxcheckers.make(**it)` (the game as "name", its options).
     """
     params, network, settings = load_params(checkpoint_path, game=game)
@@ -60,13 +61,13 @@ def load_policy(
 
 def load_params(path: str | Path, game: str | None = None) -> tuple[Any, Any, dict]:
     """(params, network, run settings as a dict) of the checkpoint at `path`, or of the network
-    shipped under that name for `game` (default: checkers).
+    shipped under that name for `game` (default `games.DEFAULT`).
 
     The params are checked against the checksum saved beside them; given a run directory, a
     damaged latest checkpoint is skipped (said on stderr) for the newest good one.
     """
     if str(path) in pretrained.NAMES:  # a network that ships with the package
-        return pretrained.load(str(path), game=game or pretrained.DEFAULT_GAME)
+        return pretrained.load(str(path), game=game or DEFAULT)
     run_dir, step = find_run_dir(path)
     settings = read_settings(run_dir)
     from jaxcheckers.agents.networks import network_for  # flax: the `training` extra

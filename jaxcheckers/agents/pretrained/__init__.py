@@ -26,9 +26,10 @@ import msgpack
 import numpy as np
 
 from jaxcheckers.agents.inference import PlainNetwork, plain_network
+from jaxcheckers.games import DEFAULT
 
 __all__ = [
-    "NAME", "SEARCH_NAME", "NAMES", "DEFAULT_GAME", "DIRECTORY", "stem", "games", "load",
+    "NAME", "SEARCH_NAME", "NAMES", "DIRECTORY", "stem", "games", "load",
     "read_params",
 ]  # fmt: skip
 
@@ -38,13 +39,11 @@ DIRECTORY = Path(__file__).parent
 # name -> its file stem in DIRECTORY for a game (<stem>.msgpack: the params, <stem>.json: the
 # settings)
 NAMES = {NAME: "{game}", SEARCH_NAME: "{game}-alphazero"}
-DEFAULT_GAME = "checkers"  # the game of a name asked for without one (the first that shipped)
 
 _NDARRAY = 1  # flax.serialization's msgpack extension code for an array
 
 
-
-def stem(name: str, game: str = DEFAULT_GAME) -> str:
+def stem(name: str, game: str = DEFAULT) -> str:
     """The file stem of the network `name` of `game`."""
     return NAMES[name].format(game=game)
 
@@ -60,7 +59,7 @@ def games(name: str = NAME, directory: Path = DIRECTORY) -> list[str]:
 
 
 def load(
-    name: str = NAME, directory: Path = DIRECTORY, game: str = DEFAULT_GAME
+    name: str = NAME, directory: Path = DIRECTORY, game: str = DEFAULT
 ) -> tuple[Any, PlainNetwork, dict]:
     """(params, network, settings) of the shipped network called `name` for `game`: the network
     as a `PlainNetwork` (`network.apply(params, observation)`), built from the settings beside
