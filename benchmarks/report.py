@@ -274,7 +274,9 @@ def strength_table(results_dir: Path) -> str:
     plain = report.get("ratings_without_prior")
     table = ladder.markdown_table(ratings, [ladder.Rating(**r) for r in plain] if plain else None)
     command = re.sub(r"--out \S+", "--out DIR", report["command"])
-    return (f"{table}\n\n`{command}` ({ladder.games_played(report)}; {report['machine']}; "
+    note = ladder.tiers_note(report["tiers"], report["prior_draws"])
+    return (f"{table}\n\n" + (f"{note}\n\n" if note else "")
+            + f"`{command}` ({ladder.games_played(report)}; {report['machine']}; "
             f"{report['wall_seconds'] / 60:.0f} min).")
 
 
