@@ -403,6 +403,11 @@ def run(args: argparse.Namespace) -> int:
     args.games, args.opening_plies = games, opening_plies  # as played, for the report
     command = _command_line(args)
     saved = out / GAMES_FILE if out else None
+    if saved is not None and saved.exists() and not args.resume:
+        raise ValueError(
+            f"{saved} holds a stopped ladder's games: add --resume to play the rest "
+            "(the same command), or remove the file to start again"
+        )
     pairs, spent = _played_so_far(saved, command) if args.resume else ([], 0.0)
     agents = {name: make_agent(name, env) for name in names}
 

@@ -286,6 +286,9 @@ def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladde
     assert len(kept["pairs"]) == 1 and kept["pairs_planned"] == 3
     monkeypatch.setattr(ladder, "round_robin", played)
 
+    # Run again without --resume, it would write over them: refused in one line.
+    assert main([*argv, str(out)]) == 2
+    assert "holds a stopped ladder's games: add --resume" in capsys.readouterr().err
     # Another ladder's command is refused in one line, before any game.
     assert main([*argv, str(out), "--seed", "1", "--resume"]) == 2
     assert "holds another ladder" in capsys.readouterr().err
