@@ -110,6 +110,11 @@ def main() -> None:
     games, spent = [], 0.0
     if args.resume:
         games, spent = played_so_far(parser, out, command)
+    elif out.exists() and not json.loads(out.read_text())["complete"]:
+        parser.error(
+            f"{out} holds a stopped match: add --resume to play the rest (the same command), "
+            "or remove the file to start again"
+        )
     started = time.perf_counter() - spent
     key = jax.random.key(args.seed)
     batches = match_batches(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -138,3 +139,32 @@ def test_the_ladder_plays_the_ballots(capsys, tmp_path):
     assert "--openings ballots" in report["command"] and "--opening-plies" not in report["command"]
     assert "ballots deck" in (tmp_path / "ladder.md").read_text()
     assert np.isclose(sum(p["wins"] + p["draws"] + p["losses"] for p in report["pairs"]), 2)
+
+
+def test_the_ballots_script_resumes_a_stopped_match_with_the_same_games(
+    tmp_path, monkeypatch, capsys
+):
+    from benchmarks import ballots as script
+
+    def run(*argv):
+        monkeypatch.setattr(sys, "argv", ["ballots", "random", "alphabeta:1", *argv])
+        script.main()
+
+    whole, stopped = tmp_path / "whole.json", tmp_path / "stopped.json"
+    options = ("--games", "8", "--batch-size", "2", "--seed", "3", "--out")
+    run(*options, str(whole))
+    played = json.loads(whole.read_text())
+    assert played["complete"] and played["games_played"] == 8
+    # A match stopped after its second batch holds 4 games and says it is not complete.
+    cut = {**played, "games": played["games"][:4], "games_played": 4, "complete": False}
+    stopped.write_text(json.dumps(cut))
+
+    with pytest.raises(SystemExit):  # without --resume it would write over them
+        run(*options, str(stopped))
+    assert "holds a stopped match: add --resume" in capsys.readouterr().err
+    run(*options, str(stopped), "--resume")
+    resumed = json.loads(stopped.read_text())
+    assert resumed["complete"] and resumed["games"] == played["games"]
+    with pytest.raises(SystemExit) as done:  # nothing left: one line, success
+        run(*options, str(stopped), "--resume")
+    assert done.value.code == 0 and "nothing to resume" in capsys.readouterr().err
