@@ -439,8 +439,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if saved is None:
             raise
+        planned = len(scheduled_pairs(len(names), args.neighbours))
         print(
-            f"ladder: stopped; {len(pairs)} pairs are kept in {saved} (--resume plays the rest)",
+            f"ladder: stopped after {len(pairs)} of {planned} pairs, kept in {saved} "
+            "(--resume plays the rest)",
             file=sys.stderr,
         )
         return 130

@@ -281,7 +281,7 @@ def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladde
     out = tmp_path / "stopped"
     monkeypatch.setattr(ladder, "round_robin", stopped_after_one_pair)
     assert main([*argv, str(out)]) == 130
-    assert "1 pairs are kept" in capsys.readouterr().err
+    assert "stopped after 1 of 3 pairs, kept in" in capsys.readouterr().err
     kept = json.loads((out / ladder.GAMES_FILE).read_text())
     assert len(kept["pairs"]) == 1 and kept["pairs_planned"] == 3
     monkeypatch.setattr(ladder, "round_robin", played)
