@@ -32,6 +32,7 @@ from jaxcheckers.argtypes import positive_int, seed
 from jaxcheckers.checkers.ballots import DECK_GAMES, deck
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ballots"
+SAVED_FIELDS = {"command", "complete", "games", "games_played", "wall_seconds"}
 
 
 def results_path(a: str, b: str) -> Path:
@@ -66,11 +67,22 @@ def markdown_table(reports: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def saved_match(parser, out: Path) -> dict:
+    """The match `out` holds; one line and exit 2 when it is not such a file."""
+    try:
+        report = json.loads(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # JSON's errors are ValueErrors
+        parser.error(f"{out} is not a saved match ({error!r})")
+    if not isinstance(report, dict) or not SAVED_FIELDS <= report.keys():
+        parser.error(f"{out} is not a saved match (it lacks {', '.join(sorted(SAVED_FIELDS))})")
+    return report
+
+
 def played_so_far(parser, out: Path, command: str) -> tuple[list[dict], float]:
     """The games a stopped match saved and its wall time, when `out` holds this command's."""
     if not out.exists():
         parser.error(f"--resume: {out} does not exist")
-    report = json.loads(out.read_text())
+    report = saved_match(parser, out)
     if report["command"] != command:
         parser.error(f"--resume: {out} holds another match: {report['command']}")
     if report["complete"]:
@@ -110,7 +122,7 @@ def main() -> None:
     games, spent = [], 0.0
     if args.resume:
         games, spent = played_so_far(parser, out, command)
-    elif out.exists() and not json.loads(out.read_text())["complete"]:
+    elif out.exists() and not saved_match(parser, out)["complete"]:
         parser.error(
             f"{out} holds a stopped match: add --resume to play the rest (the same command), "
             "or remove the file to start again"

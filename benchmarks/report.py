@@ -314,8 +314,9 @@ CHESS_STRENGTH_INTRO = """## Chess strength
 Chess, scored from A's side, the colours alternating, every game opened with 2 random plies
 (`jaxcheckers arena --game chess A B --games N --opening-plies 2 --seed 0 --json >
 benchmarks/results/chess_FILE.json`, `--seed 1` for a `_seed1` file; search players also
-`--batch-size 25`), on a shared 2-core CPU. `ppo:pretrained` is the shipped chess network, its raw policy; `mcts:ppo:pretrained:SIMS`
-searches with it. How it was trained and what was tried: docs/experiments.md.
+`--batch-size 25`), on a shared 2-core CPU. `ppo:pretrained` is the shipped chess network, its
+raw policy; `mcts:ppo:pretrained:SIMS` searches with it. How it was trained and what was tried:
+docs/experiments.md.
 
 """
 

@@ -408,7 +408,8 @@ def run(args: argparse.Namespace) -> int:
             f"{saved} holds a stopped ladder's games: add --resume to play the rest "
             "(the same command), or remove the file to start again"
         )
-    pairs, spent = _played_so_far(saved, command) if args.resume else ([], 0.0)
+    schedule = [(names[i], names[j]) for _, i, j in scheduled_pairs(len(names), args.neighbours)]
+    pairs, spent = _played_so_far(saved, command, schedule) if args.resume else ([], 0.0)
     agents = {name: make_agent(name, env) for name in names}
 
     started = time.perf_counter() - spent
@@ -439,9 +440,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if saved is None:
             raise
-        planned = len(scheduled_pairs(len(names), args.neighbours))
         print(
-            f"ladder: stopped after {len(pairs)} of {planned} pairs, kept in {saved} "
+            f"ladder: stopped after {len(pairs)} of {len(schedule)} pairs, kept in {saved} "
             "(--resume plays the rest)",
             file=sys.stderr,
         )
@@ -488,19 +488,26 @@ def _games_report(args, command: str, names: list[str], pairs: list[dict], wall:
     }
 
 
-def _played_so_far(saved: Path, command: str) -> tuple[list[dict], float]:
-    """The pairs a stopped ladder saved and its wall time, when `saved` holds this command's;
-    ValueError, one line, when it does not exist or holds another ladder."""
+def _played_so_far(saved: Path, command: str, schedule: list[tuple[str, str]]):
+    """(the pairs a stopped ladder saved, its wall time), when `saved` holds this command's
+    first pairs of `schedule` (the (a, b) of each pair to play, in order); ValueError, one line,
+    when it does not exist, is not such a file, or holds another ladder."""
     if not saved.exists():
         raise ValueError(f"--resume: {saved} does not exist (no stopped ladder there)")
-    report = json.loads(saved.read_text(encoding="utf-8"))
+    try:
+        report = json.loads(saved.read_text(encoding="utf-8"))
+        pairs, wall = report["pairs"], float(report["wall_seconds"])
+        played = [(p["a"], p["b"]) for p in pairs]
+        for p in pairs:
+            PairResult(p["a"], p["b"], int(p["wins"]), int(p["draws"]), int(p["losses"]))
+    except (OSError, ValueError, TypeError, KeyError) as error:  # JSON errors are ValueErrors
+        raise ValueError(f"--resume: {saved} is not a ladder's saved games ({error!r})") from None
     if report.get("command") != command:
         raise ValueError(f"--resume: {saved} holds another ladder: {report.get('command')}")
-    print(
-        f"resuming: {len(report['pairs'])} of {report['pairs_planned']} pairs played",
-        file=sys.stderr,
-    )
-    return report["pairs"], report["wall_seconds"]
+    if played != schedule[: len(played)] or len(played) > len(schedule):
+        raise ValueError(f"--resume: {saved} holds pairs this ladder does not play in that order")
+    print(f"resuming: {len(pairs)} of {len(schedule)} pairs played", file=sys.stderr)
+    return pairs, wall
 
 
 def _write_json(path: Path, report: dict) -> None:

@@ -162,6 +162,14 @@ def test_the_ballots_script_resumes_a_stopped_match_with_the_same_games(
     with pytest.raises(SystemExit):  # without --resume it would write over them
         run(*options, str(stopped))
     assert "holds a stopped match: add --resume" in capsys.readouterr().err
+    damaged = tmp_path / "damaged.json"
+    for text in ("{", "[]", '{"command": "x"}'):  # with or without --resume: one line, no traceback
+        damaged.write_text(text)
+        for resume in ((), ("--resume",)):
+            with pytest.raises(SystemExit):
+                run(*options, str(damaged), *resume)
+            err = capsys.readouterr().err
+            assert "is not a saved match" in err and "Traceback" not in err
     run(*options, str(stopped), "--resume")
     resumed = json.loads(stopped.read_text())
     assert resumed["complete"] and resumed["games"] == played["games"]

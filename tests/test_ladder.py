@@ -293,6 +293,21 @@ def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladde
     assert main([*argv, str(out), "--seed", "1", "--resume"]) == 2
     assert "holds another ladder" in capsys.readouterr().err
 
+    # A file of this command's that is damaged, or holds pairs out of order: refused in one line.
+    saved = out / ladder.GAMES_FILE
+    good = saved.read_text()
+    swapped = json.loads(good)
+    swapped["pairs"][0].update(a=swapped["pairs"][0]["b"], b=swapped["pairs"][0]["a"])
+    for text, message in [
+        (good[: len(good) // 2], "is not a ladder's saved games"),
+        (json.dumps(swapped), "holds pairs this ladder does not play in that order"),
+    ]:
+        saved.write_text(text)
+        assert main([*argv, str(out), "--resume"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err
+    saved.write_text(good)
+
     assert main([*argv, str(out), "--resume"]) == 0
     assert "resuming: 1 of 3 pairs played" in capsys.readouterr().err
     resumed = json.loads((out / "ladder.json").read_text())
