@@ -504,7 +504,7 @@ def _played_so_far(saved: Path, command: str, schedule: list[tuple[str, str]]):
         raise ValueError(f"--resume: {saved} is not a ladder's saved games ({error!r})") from None
     if report.get("command") != command:
         raise ValueError(f"--resume: {saved} holds another ladder: {report.get('command')}")
-    if played != schedule[: len(played)] or len(played) > len(schedule):
+    if played != schedule[: len(played)]:
         raise ValueError(f"--resume: {saved} holds pairs this ladder does not play in that order")
     print(f"resuming: {len(pairs)} of {len(schedule)} pairs played", file=sys.stderr)
     return pairs, wall
