@@ -389,7 +389,7 @@ def machine() -> dict[str, Any]:
         "jax": jax.__version__,
         "jax_backend": jax.default_backend(),
         "device": str(jax.devices()[0]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
+        "date_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M"),
         "load_average_at_start": os.getloadavg(),
         "versions": _versions(("pgx", "open_spiel", "numpy", "jaxlib")),
         "commit": _git_commit(),

@@ -37,17 +37,35 @@ __all__ = [
 class State(Protocol):
     """The fields every game's State has (pgx-compatible names)."""
 
-    current_player: jax.Array  # int32 ()       player to move, 0 or 1
-    observation: jax.Array  # bool (*obs_shape)  in the mover's frame (a field or a property)
-    legal_action_mask: jax.Array  # bool (num_actions,)  all False once over (field or property)
-    rewards: jax.Array  # float32 (2,)   of the last step, one entry per player
-    terminated: jax.Array  # bool ()        the game ended by its rules (or an illegal action)
-    truncated: jax.Array  # bool ()        the game was cut at max_steps
-    step_count: jax.Array  # int32 ()       environment steps taken
+    # Each field's docstring is what the API page shows of it.
+    current_player: jax.Array
+    """int32 (): the player to move, 0 or 1."""
+    observation: jax.Array
+    """bool or int8 (*obs_shape): the position in the mover's frame (a field or a property)."""
+    legal_action_mask: jax.Array
+    """bool (num_actions,): the legal actions; all False once the game is over (pgx: all True)."""
+    rewards: jax.Array
+    """float32 (2,): what the last step gave each player."""
+    terminated: jax.Array
+    """bool (): the game ended by its rules (or by an illegal action)."""
+    truncated: jax.Array
+    """bool (): the game was cut at `max_steps`."""
+    step_count: jax.Array
+    """int32 (): environment steps taken."""
 
     def _replace(self, **fields: Any) -> State: ...
 
     def replace(self, **fields: Any) -> State: ...  # pgx's name for `_replace`
+
+
+def enable_x64():
+    """A context in which jax computes with 64-bit types, on every jax the project supports
+    (`jax.enable_x64` arrived after the oldest)."""
+    if hasattr(jax, "enable_x64"):
+        return jax.enable_x64(True)
+    from jax.experimental import enable_x64 as experimental_enable_x64
+
+    return experimental_enable_x64()
 
 
 def replace_fields(self: Any, **fields: Any) -> Any:

@@ -8,13 +8,14 @@ its end, so that a run never reads what an earlier one compiled (CI starts from 
 
 The suite compiles far more than it runs (some 3,000 programs, most run for a few steps), so
 LLVM's optimisation passes on the CPU cost more than the faster code they make saves, and XLA's
-older loop emitters compile a fusion faster than its newer MLIR fusion emitters do. The flags
-change how a program is compiled, never what it computes; a user's own XLA_FLAGS are kept, and
-the benchmarks, which time programs, never see them.
+older loop emitters (up to jaxlib 0.10) compile a fusion faster than its newer MLIR fusion
+emitters do. The flags change how a program is compiled, never what it computes; a user's own
+XLA_FLAGS are kept, and the benchmarks, which time programs, never see them.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import tempfile
@@ -22,12 +23,23 @@ import tempfile
 CACHE_VARIABLE = "JAX_COMPILATION_CACHE_DIR"  # a user's own cache, if set, is used as it is
 MIN_TIME_VARIABLE = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
 _OWNER = "JAXCHECKERS_TEST_CACHE_OWNER"  # the process that made the directory removes it
-QUICK_COMPILES = "--xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=false"
+# The older loop emitters are gone from jaxlib 0.11 on, whose XLA aborts the process on the flag
+# that asks for them (before pytest prints anything).
+LAST_JAXLIB_WITH_LOOP_EMITTERS = (0, 10)
+
+
+def quick_compile_flags(jaxlib_version: str) -> str:
+    """XLA_FLAGS for the suite on the installed jaxlib: only flags its XLA knows."""
+    flags = ["--xla_backend_optimization_level=0"]
+    major_minor = tuple(int(part) for part in jaxlib_version.split(".")[:2])
+    if major_minor <= LAST_JAXLIB_WITH_LOOP_EMITTERS:
+        flags.append("--xla_cpu_use_fusion_emitters=false")
+    return " ".join(flags)
 
 
 def pytest_configure(config):
     if "XLA_FLAGS" not in os.environ:  # before jax starts its backend; subprocesses inherit it
-        os.environ["XLA_FLAGS"] = QUICK_COMPILES
+        os.environ["XLA_FLAGS"] = quick_compile_flags(importlib.metadata.version("jaxlib"))
     if CACHE_VARIABLE not in os.environ:  # the controller (or a lone process): make it
         os.environ[CACHE_VARIABLE] = tempfile.mkdtemp(prefix="jaxcheckers-jit-")
         os.environ[_OWNER] = str(os.getpid())

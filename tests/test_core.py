@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.core import action_index, checked_max_steps, computed_once
+from jaxcheckers.core import action_index, checked_max_steps, computed_once, enable_x64
 
 EXTREMES = {
     "bool": [False, True],
@@ -78,7 +78,7 @@ def test_an_integer_beyond_int32_forfeits_and_does_not_wrap(action):
 
 
 def test_a_traced_int64_beyond_int32_forfeits_under_x64():
-    with jax.enable_x64(True):
+    with enable_x64():
         actions = jnp.array([LEGAL, 2**32 + LEGAL, -(2**40)], dtype=jnp.int64)
         after = jax.jit(jax.vmap(CHECKERS.step, (None, 0)))(OPENING, actions)
     np.testing.assert_array_equal(after.terminated, [False, True, True])

@@ -22,4 +22,9 @@ def test_the_site_builds_strict(tmp_path):
     # The API reference was generated, not left empty: `make` is documented from its docstring.
     page = (site / "api" / "games" / "index.html").read_text()
     assert "jaxcheckers.games.make" in page
+    # The State contract's page lists its fields, each with its dtype and shape.
+    core = (site / "api" / "core" / "index.html").read_text()
+    for field in ("current_player", "legal_action_mask", "rewards", "terminated", "step_count"):
+        assert f"jaxcheckers.core.State.{field}" in core, field
+    assert "float32 (2,)" in core
     assert (site / "index.html").exists()

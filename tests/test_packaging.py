@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email
 import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
@@ -113,3 +114,21 @@ def test_the_version_is_the_installed_metadata_s_or_the_source_tree_s(monkeypatc
 
     monkeypatch.setattr(importlib.metadata, "version", not_installed)
     assert jaxcheckers._version() == pyproject()["version"]
+
+
+def test_the_suite_s_compile_flags_are_ones_the_installed_xla_accepts():
+    """jaxlib 0.11's XLA aborts, before pytest can print a word, on a flag it does not know: the
+    suite's XLA_FLAGS must be ones the installed jaxlib starts with."""
+    from tests.conftest import quick_compile_flags
+
+    flags = quick_compile_flags(importlib.metadata.version("jaxlib"))
+    program = "import jax.numpy as jnp; print(int(jnp.add(2, 3)))"
+    env = {**os.environ, "XLA_FLAGS": flags}
+    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env)
+    assert ran.returncode == 0 and ran.stdout.strip() == "5", (flags, ran.stderr[-2000:])
+
+
+def test_the_installed_jax_is_one_the_project_declares():
+    """The suite tests a set a user can get: the installed jax within the declared range."""
+    (declared,) = [r for r in pyproject()["dependencies"] if r.startswith("jax")]
+    assert SpecifierSet(declared.removeprefix("jax")).contains(importlib.metadata.version("jax"))

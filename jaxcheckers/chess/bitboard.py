@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import divided_by_one, unknown_one
+from jaxcheckers.core import divided_by_one, enable_x64, unknown_one
 
 __all__ = ["BB", "wide", "of", "const", "zero", "shift", "steps", "slides", "square", "lowest"]
 
@@ -25,20 +25,12 @@ MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
 
 
-def _enable_x64():
-    if hasattr(jax, "enable_x64"):
-        return jax.enable_x64(True)
-    from jax.experimental import enable_x64  # older JAX, without `jax.enable_x64`
-
-    return enable_x64()
-
-
 def wide(function):
     """`function` traced with 64-bit types on; its results must not carry a 64-bit value out."""
 
     @functools.wraps(function)
     def wrapped(*args, **kwargs):
-        with _enable_x64():
+        with enable_x64():
             out = function(*args, **kwargs)
         for leaf in jax.tree.leaves(out):
             if jnp.dtype(leaf.dtype).itemsize > 4:
