@@ -54,6 +54,7 @@ class CheckersState(NamedTuple):
     #   both sides' kings; H=1 without the repetition rule
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
+    env_id = "checkers"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
     to_svg, save_svg = svg.state_methods(lambda state: _svg(state))
