@@ -140,6 +140,13 @@ class GameSpec:
             raise ValueError(f"{self.name} starts only from its opening: {refused}")
         return self.start(start, env)
 
+    def board_text(self, state) -> str:
+        """The board of one state as text: the game's `text`, or, for a game without one, its
+        observation planes as nested lists of 0 and 1 (what the adapters' "ansi" mode shows)."""
+        if self.text is not None:
+            return self.text(state)
+        return str(np.asarray(state.observation).astype(int).tolist())
+
     @property
     def dialect(self) -> Dialect:
         """How its games are written down: its own, or moves as action numbers."""
