@@ -35,7 +35,8 @@ __all__ = [
 
 
 class State(Protocol):
-    """The fields every game's State has (pgx-compatible names)."""
+    """The fields every game's State has (pgx-compatible names). The built-in games' States
+    also carry pgx's `env_id`, the game's name, as a class attribute (not a pytree leaf)."""
 
     current_player: jax.Array  # int32 ()       player to move, 0 or 1
     observation: jax.Array  # bool (*obs_shape)  in the mover's frame (a field or a property)
