@@ -161,3 +161,22 @@ def test_gymnasium_envs_pickle_with_their_games_in_progress():
     actions = np.argmax(vector.action_masks(), axis=1)
     np.testing.assert_array_equal(copy.step(actions)[0], vector.step(actions)[0])
     np.testing.assert_array_equal(copy.action_masks(), vector.action_masks())
+
+
+def test_a_pickled_checkers_state_of_any_size_loads_in_a_fresh_process():
+    """The n×n State classes are made on first use: a fresh process has made none."""
+    import subprocess
+    import sys
+
+    from jaxcheckers.checkers.env import state_type
+
+    cls = state_type(6)
+    data = pickle.dumps(cls(*range(len(cls._fields))))
+    code = (
+        "import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+        "print(type(s).__name__, s.board_size, s.step_count)"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], input=data, capture_output=True, check=False
+    )
+    assert loaded.stdout.decode().split() == ["CheckersState6", "6", "4"], loaded.stderr.decode()

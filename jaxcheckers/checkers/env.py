@@ -86,6 +86,15 @@ def state_type(n: int) -> type[CheckersState]:
     return cls
 
 
+def __getattr__(name: str) -> type[CheckersState]:
+    """`CheckersState<n>` made on first use: a state pickled in one process loads in a fresh one,
+    where no n×n env has been made yet."""
+    size = name.removeprefix("CheckersState")
+    if size != name and size.isdigit():
+        return state_type(int(size))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class Checkers(Env):
     """American checkers (English draughts) on an n×n board, PettingZoo checkers_v3 layout.
 
