@@ -7,14 +7,11 @@
 Every game is an entry of the registry, `jaxcheckers.games`; `register` adds one.
 """
 
-from __future__ import annotations
-
-import importlib.metadata
-import re
-from pathlib import Path
-
+# No `from __future__ import annotations` and no module imports here: each would be a public
+# name of the package (`jaxcheckers.re`); `dir(jaxcheckers)` is `__all__` and the subpackages.
+from jaxcheckers import games as _games
 from jaxcheckers.core import AutoResetStep, Env, State, step_autoreset
-from jaxcheckers.games import BUILTIN, GameSpec, make, register
+from jaxcheckers.games import GameSpec, make, register
 
 __all__ = [
     "make",
@@ -28,12 +25,16 @@ __all__ = [
 ]
 
 # The built-in games; `jaxcheckers.games.names()` adds those registered or installed.
-GAMES = tuple(BUILTIN)
+GAMES = tuple(_games.BUILTIN)
 
 
 def _version() -> str:
     """The installed distribution's version; from a source tree that is not installed, the
     version its pyproject.toml declares; "0+unknown" when neither is there."""
+    import importlib.metadata
+    import re
+    from pathlib import Path
+
     try:
         return importlib.metadata.version("jaxcheckers")
     except importlib.metadata.PackageNotFoundError:

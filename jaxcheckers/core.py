@@ -35,7 +35,8 @@ __all__ = [
 
 
 class State(Protocol):
-    """The fields every game's State has (pgx-compatible names)."""
+    """The fields every game's State has (pgx-compatible names). The built-in games' States
+    also carry pgx's `env_id`, the game's name, as a class attribute (not a pytree leaf)."""
 
     # Each field's docstring is what the API page shows of it.
     current_player: jax.Array

@@ -42,11 +42,8 @@ def provider(module_name: str) -> tuple[str | None, str | None]:
 def missing_message(module_name: str | None, user: str) -> str:
     """One line: `user` needs the package `module_name`, and the extra that installs it."""
     distribution, extra = provider(module_name or "")
-    if extra is None:
-        return (
-            f"{user} needs the package '{module_name}'; install the extra that provides it, "
-            "e.g. pip install 'jaxcheckers[training]'"
-        )
+    if extra is None:  # no extra names it (a plug-in's own module, a typo): no extra to advise
+        return f"{user} needs the module '{module_name}', which is not installed"
     return (
         f"{user} needs the package '{module_name}' ({distribution}), which the '{extra}' extra "
         f"installs: pip install 'jaxcheckers[{extra}]'"

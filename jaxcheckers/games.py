@@ -30,6 +30,7 @@ __all__ = [
     "GameSpec",
     "OpeningDeck",
     "register",
+    "check_spec",
     "spec",
     "names",
     "make",
@@ -139,6 +140,13 @@ class GameSpec:
             raise ValueError(f"{self.name} starts only from its opening: {refused}")
         return self.start(start, env)
 
+    def board_text(self, state) -> str:
+        """The board of one state as text: the game's `text`, or, for a game without one, its
+        observation planes as nested lists of 0 and 1 (what the adapters' "ansi" mode shows)."""
+        if self.text is not None:
+            return self.text(state)
+        return str(np.asarray(state.observation).astype(int).tolist())
+
     @property
     def dialect(self) -> Dialect:
         """How its games are written down: its own, or moves as action numbers."""
@@ -148,13 +156,66 @@ class GameSpec:
 _REGISTERED: dict[str, GameSpec] = {}
 
 
-def register(game: GameSpec) -> GameSpec:
-    """Adds `game` to the registry of this process (ValueError if its name is taken by another
-    game) and returns it, so a module can write `SPEC = register(GameSpec(...))`."""
+# The optional parts of a spec by what each must be when given (None always may be).
+_CALLABLE_FIELDS = (
+    "text", "rgb", "from_fen", "to_fen", "start", "global_state", "global_state_shape",
+    "moves_of_the_position", "parse_move", "move_name", "legal_moves_text", "mid_move",
+    "terminal",
+)  # fmt: skip
+_TEXT_FIELDS = (
+    "size_option", "pettingzoo_name", "title", "game_object", "move_help", "tactical_inputs",
+)  # fmt: skip
+
+
+def check_spec(game: Any) -> GameSpec:
+    """`game` if it is a GameSpec whose parts are of the kinds the layers use; else ValueError,
+    one line naming the field. (A spec is checked where it enters the registry, so that a bad
+    one fails there and not in whichever command first reads the field.)"""
     if not isinstance(game, GameSpec):
         raise ValueError(f"register takes a GameSpec, got {type(game).__name__}")
-    if not game.name or not game.name.isidentifier():
+    if not isinstance(game.name, str) or not game.name.isidentifier():
         raise ValueError(f"a game's name is a Python identifier, got {game.name!r}")
+
+    def refuse(field: str, kind: str) -> None:
+        value = getattr(game, field)
+        raise ValueError(f"GameSpec {game.name!r}: {field} must be {kind}, got {value!r}")
+
+    if not callable(game.make):
+        refuse("make", "a callable that builds the env")
+    for field in ("players", "default_seats"):
+        pair = getattr(game, field)
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            refuse(field, "two strings")
+        if not all(isinstance(item, str) and item for item in pair):
+            refuse(field, "two strings")
+    for field in _CALLABLE_FIELDS:
+        if getattr(game, field) is not None and not callable(getattr(game, field)):
+            refuse(field, "None or a callable")
+    for field in _TEXT_FIELDS:
+        if getattr(game, field) is not None and not isinstance(getattr(game, field), str):
+            refuse(field, "None or a str")
+    depth = game.perft_depth
+    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
+        refuse("perft_depth", "an int of 1 or more")
+    for field in ("pettingzoo_defaults", "openings"):
+        if not isinstance(getattr(game, field), Mapping):
+            refuse(field, "a mapping")
+    if not all(isinstance(k, str) and callable(v) for k, v in game.openings.items()):
+        refuse("openings", "a mapping of names to deck(env) callables")
+    if game.record is not None and not isinstance(game.record, Dialect):
+        refuse("record", "None or a records.Dialect")
+    try:
+        np.dtype(game.observation_dtype)
+    except TypeError:
+        refuse("observation_dtype", "a numpy dtype")
+    return game
+
+
+def register(game: GameSpec) -> GameSpec:
+    """Adds `game` to the registry of this process (ValueError if its name is taken by another
+    game, or if a field is not of its kind: `check_spec`) and returns it, so a module can write
+    `SPEC = register(GameSpec(...))`."""
+    check_spec(game)
     if game.name in BUILTIN or game.name in _REGISTERED and _REGISTERED[game.name] is not game:
         raise ValueError(f"a game called {game.name!r} is already registered")
     _REGISTERED[game.name] = game
@@ -222,11 +283,22 @@ def _entry_points() -> tuple[importlib.metadata.EntryPoint, ...]:
 
 
 def _registered_entry(entry: importlib.metadata.EntryPoint) -> GameSpec:
-    loaded = entry.load()
-    game = loaded() if callable(loaded) and not isinstance(loaded, GameSpec) else loaded
+    """The checked spec an installed package declares; ValueError, one line naming the entry
+    point and its package, for one that cannot be loaded (a missing module, a missing name, a
+    factory that raises) or is no good spec of that name."""
+    package = getattr(entry.dist, "name", None) or "an installed package"
+    where = f"the game {entry.name!r} of {package} (entry point {entry.name} = {entry.value})"
+    try:
+        loaded = entry.load()
+        game = loaded() if callable(loaded) and not isinstance(loaded, GameSpec) else loaded
+    except Exception as error:  # noqa: BLE001 - a plug-in's own code may raise anything
+        reason = " ".join(str(error).split()) or "no message"
+        raise ValueError(f"{where} cannot be loaded: {type(error).__name__}: {reason}") from None
     if not isinstance(game, GameSpec) or game.name != entry.name:
-        raise ValueError(
-            f"the entry point {entry.name} = {entry.value} is not the GameSpec of {entry.name!r}"
-        )
+        raise ValueError(f"{where} is not the GameSpec of {entry.name!r}")
+    try:
+        check_spec(game)
+    except ValueError as error:
+        raise ValueError(f"{where} is refused: {error}") from None
     _REGISTERED.setdefault(game.name, game)
     return _REGISTERED[game.name]

@@ -79,5 +79,5 @@ def test_reset_refuses_a_bad_seed(seed):
     """(Unknown option keys are let through: PettingZoo's api_test passes some and expects
     them to be accepted.)"""
     aec = make_env(game="tictactoe")
-    with pytest.raises(ValueError, match="seed must be None or an int of 0 or more"):
+    with pytest.raises(ValueError, match=r"seed must be None or an int in \[0, "):
         aec.reset(seed=seed)

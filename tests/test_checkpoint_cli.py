@@ -220,7 +220,8 @@ def test_an_exported_network_loads_as_the_run_it_came_from(tmp_path):
     checkpoints.close()
     assert export_network(run_dir, pretrained.NAME, shipped) == shipped
     files = sorted(path.name for path in shipped.iterdir())
-    assert files == ["tictactoe.json", "tictactoe.msgpack"]  # named after the run's game
+    # Named after the run's game, with their digests recorded beside them.
+    assert files == ["checksums.json", "tictactoe.json", "tictactoe.msgpack"]
     assert pretrained.games(pretrained.NAME, shipped) == ["tictactoe"]
     loaded, loaded_network, settings = pretrained.load(pretrained.NAME, shipped, game="tictactoe")
     assert settings["game"] == "tictactoe"

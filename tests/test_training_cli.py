@@ -463,3 +463,139 @@ def test_sigterm_saves_the_run_and_a_run_directory_is_locked_while_it_trains(tmp
     )
     assert status == 0, err
     assert "replaced the stale lock of process" in err and "the run is complete" in out
+
+
+# The run made to wait where it draws its curves, after its last update line, until the test
+# has sent its signal: the last second of a short run, every time.
+AT_THE_CURVES = """
+import os, sys, time
+from pathlib import Path
+from jaxcheckers.cli import main
+from jaxcheckers.training import loop
+
+draw = loop.plot_learning_curves
+
+
+def when_signalled(*args, **kwargs):
+    Path(os.environ["AT_THE_CURVES"]).touch()
+    while not Path(os.environ["SIGNAL_SENT"]).exists():
+        time.sleep(0.01)
+    return draw(*args, **kwargs)
+
+
+loop.plot_learning_curves = when_signalled
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_name, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_in_the_last_second_of_a_run_draws_its_curves_and_lets_it_go(
+    signal_name, status, tmp_path, capsys
+):
+    """A real SIGTERM (SIGINT) after the last update line: the run, already saved, is finished
+    (its curves drawn, its lock released) and exits 143 (130) saying so. It was killed there
+    (-15), the lock left and no curves, which a later --resume never drew."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    run_dir, ready, sent = tmp_path / "run", tmp_path / "ready", tmp_path / "sent"
+    flags = [*TINY_RUN, "--total-steps", str(2 * TINY_STEPS), "--eval-every", "0"]
+    command = [sys.executable, "-c", AT_THE_CURVES, *flags, "--out", str(run_dir)]
+    environment = os.environ | {"AT_THE_CURVES": str(ready), "SIGNAL_SENT": str(sent)}
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=environment)
+    try:
+        while not ready.exists() and process.poll() is None:
+            time.sleep(0.01)
+        process.send_signal(getattr(signal, signal_name))
+        sent.touch()
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == status, err
+    assert "Traceback" not in err and "the run is complete" in err, err
+    assert (run_dir / "learning_curves.png").is_file()
+    assert not (run_dir / "train.lock").exists()
+
+    # A complete run whose curves are missing (a run killed there before this fix): --resume
+    # draws them.
+    (run_dir / "learning_curves.png").unlink()
+    status, out, err = run_cli(["train", "--resume", str(run_dir), "--no-progress"], capsys)
+    assert status == 0 and "the run is complete" in out, err
+    assert (run_dir / "learning_curves.png").is_file()
+
+
+@pytest.fixture
+def sigterm_fails_the_test():
+    """A SIGTERM that no handler of the run's catches fails the test, where SIGTERM's default
+    would end the whole test process."""
+    import signal
+
+    def fail(signum, frame):
+        raise RuntimeError("SIGTERM reached the test's own handler")
+
+    previous = signal.signal(signal.SIGTERM, fail)
+    yield
+    signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.mark.usefixtures("sigterm_fails_the_test")
+def test_a_sigterm_outside_the_loop_lets_the_run_directory_go(tmp_path, capsys, monkeypatch):
+    """A real SIGTERM while the run directory is held but no update runs (here: as training
+    would start): the lock is released and the exit is 143 with one line, where SIGTERM's
+    default ended the process with the lock left."""
+    import signal
+
+    from jaxcheckers.training import cli as train_cli
+
+    def terminated(trainer, run_dir, *rest):
+        assert (run_dir / "train.lock").exists()
+        signal.raise_signal(signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the run")
+
+    monkeypatch.setattr(train_cli, "_train", terminated)
+    before = signal.getsignal(signal.SIGTERM)
+    run_dir = tmp_path / "run"
+    status, _, err = run_cli([*TINY_RUN, "--out", str(run_dir)], capsys)
+    assert status == 143 and "terminated (SIGTERM)" in err and str(run_dir) in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (run_dir / "train.lock").exists()
+    assert signal.getsignal(signal.SIGTERM) is before  # handed back as it was
+
+
+@pytest.mark.usefixtures("sigterm_fails_the_test")
+@pytest.mark.parametrize("signal_name, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_as_the_curves_are_drawn_is_held_until_they_are(
+    signal_name, status, tmp_path, capsys, monkeypatch
+):
+    """The fast sample of the test above, in this process: the signal, real, raised as the
+    curves start to be drawn."""
+    import signal
+
+    from jaxcheckers.training import loop
+
+    from jaxcheckers import cli
+
+    draw = loop.plot_learning_curves
+
+    def signalled(run_dir):
+        signal.raise_signal(getattr(signal, signal_name))
+        return draw(run_dir)
+
+    monkeypatch.setattr(loop, "plot_learning_curves", signalled)
+    # A Ctrl-C that reached the CLI's handler ends the process at once: the test's, here.
+    monkeypatch.setattr(cli, "_exit_at_once", lambda status: pytest.fail("Ctrl-C reached the CLI"))
+    run_dir = tmp_path / "run"
+    flags = [*TINY_RUN, "--total-steps", str(TINY_STEPS), "--eval-every", "0"]
+    status_, _, err = run_cli([*flags, "--out", str(run_dir)], capsys)
+    assert status_ == status and "Traceback" not in err
+    assert f"{signal_name} received as the run ended: the run is complete (update 1)" in err
+    assert (run_dir / "learning_curves.png").is_file()
+    assert not (run_dir / "train.lock").exists()
+    if signal_name == "SIGTERM":  # once is enough: a complete run's missing curves, drawn
+        (run_dir / "learning_curves.png").unlink()
+        status_, out, err = run_cli(["train", "--resume", str(run_dir)], capsys)
+        assert status_ == 0 and "the run is complete" in out, err
+        assert (run_dir / "learning_curves.png").is_file()

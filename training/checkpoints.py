@@ -349,7 +349,8 @@ def export_network(
     run_dir: str | Path, name: str = pretrained.NAME, directory: Path = pretrained.DIRECTORY
 ) -> Path:
     """Writes the latest (verified) params of `run_dir` as the shipped network `name`
-    (`jaxcheckers.agents.pretrained`, by default into the package); returns the folder."""
+    (`jaxcheckers.agents.pretrained`, by default into the package), its digests recorded in
+    the folder's checksums.json; returns the folder."""
     params, _, settings = policy.load_params(run_dir)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -359,4 +360,5 @@ def export_network(
     keep += ("conv_blocks",)
     shipped = {key: settings[key] for key in keep if key in settings}
     (directory / f"{stem}.json").write_text(json.dumps(shipped, indent=2, sort_keys=True) + "\n")
+    pretrained.record_checksums(directory, stem)
     return directory

@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import dataclasses
 import os
+import sys
 from pathlib import Path
 
 import jax
@@ -49,7 +50,8 @@ from jaxcheckers.training.checkpoints import (
 )
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of, preset
 from jaxcheckers.training.evaluation import check_opponents, make_evaluators
-from jaxcheckers.training.loop import train_loop
+from jaxcheckers.training.loop import Terminated, signals_held, sigterm_raises, train_loop
+from jaxcheckers.training.records import CURVES_FILE, plot_learning_curves
 from jaxcheckers.training.sharding import data_mesh
 from jaxcheckers.training.trainer import make_trainer
 
@@ -69,6 +71,8 @@ from jaxcheckers.games import names as game_names
 from jaxcheckers.games import spec as game_spec
 
 __all__ = ["add_arguments", "run", "REQUIRES"]
+
+NO_LOCK = contextlib.nullcontext()  # the processes after the first: they write no records
 
 
 # CLI flag -> (the config field's parser), for the overrides a user is most likely to want; a
@@ -318,8 +322,12 @@ def run(args: argparse.Namespace) -> int:
             run_dir = Path(args.out)
 
     # The first process holds the run directory while it trains (the others write no records).
-    with run_lock(run_dir) if jax.process_index() == 0 else contextlib.nullcontext():
-        return _train(trainer, run_dir, args, config, changes, mesh, evaluators)
+    try:
+        with sigterm_raises(), run_lock(run_dir) if jax.process_index() == 0 else NO_LOCK:
+            return _train(trainer, run_dir, args, config, changes, mesh, evaluators)
+    except Terminated:  # outside the loop, which says more: before it starts, or once it ended
+        print(f"jaxcheckers train: terminated (SIGTERM); {run_dir} is let go", file=sys.stderr)
+        return 143
 
 
 def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evaluators) -> int:
@@ -350,6 +358,8 @@ def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evalu
                     f"the run is complete ({done} of {config.num_updates} updates); "
                     "--total-steps makes it longer"
                 )
+                if not (run_dir / CURVES_FILE).exists():  # stopped as it was drawing them
+                    print(f"curves: {plot_learning_curves(run_dir)}")
                 return 0
         print(
             f"training {config.game} {config.env_options or ''} with {algorithm_of(config)} on "
@@ -359,4 +369,5 @@ def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evalu
         )
         return train_loop(trainer, state, checkpoints, run_dir, args, evaluators)
     finally:
-        checkpoints.close()
+        with signals_held(deliver=True):  # orbax's threads, interrupted, would hang
+            checkpoints.close()

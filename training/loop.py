@@ -18,7 +18,7 @@ from jaxcheckers.training.evaluation import evaluate
 from jaxcheckers.training.records import MetricsLog, plot_learning_curves
 from tqdm import tqdm
 
-__all__ = ["train_loop", "TrainingDiverged"]
+__all__ = ["train_loop", "TrainingDiverged", "Terminated", "sigterm_raises", "signals_held"]
 
 
 class TrainingDiverged(ValueError):
@@ -28,6 +28,25 @@ class TrainingDiverged(ValueError):
 class Terminated(KeyboardInterrupt):
     """SIGTERM (what a cluster scheduler sends before it preempts a job) was received: stop as
     Ctrl-C does, saving first."""
+
+
+@contextlib.contextmanager
+def sigterm_raises():
+    """SIGTERM raises `Terminated` within (main thread only), so that what holds the run (its
+    lock) is let go as on Ctrl-C; SIGTERM's default would end the process at once. The loop
+    notes it instead while it trains, and stops where the state is whole."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Sigterm:
@@ -80,52 +99,69 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
     latest_eval: dict[str, float] = {}
     metrics = None  # of the chunk in flight, until its rows are written
     sigterm = _Sigterm()
-    try:
-        while done < config.num_updates:
-            chunk = min(config.log_every, config.num_updates - done)
-            state, metrics = trainer.run_updates(state, chunk)
-            rows = _new_rows(metrics, log.last_update, started)
-            previous, done = done, rows[-1]["update"]
-            _check_finite(rows, state, log, checkpoints)
-            if _crossed(previous, done, config.eval_every) or done == config.num_updates:
-                latest_eval = evaluate(evaluators, state.params, done)
-                rows[-1].update(latest_eval)
-            for row in rows:
-                log.write(row)
-            metrics = None
-            if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
-                with _signals_held(deliver=True):
-                    checkpoints.save(done, state)
+    try:  # SIGTERM is noted until the run's last line
+        try:
+            while done < config.num_updates:
+                chunk = min(config.log_every, config.num_updates - done)
+                state, metrics = trainer.run_updates(state, chunk)
+                rows = _new_rows(metrics, log.last_update, started)
+                previous, done = done, rows[-1]["update"]
+                _check_finite(rows, state, log, checkpoints)
+                if _crossed(previous, done, config.eval_every) or done == config.num_updates:
+                    latest_eval = evaluate(evaluators, state.params, done)
+                    rows[-1].update(latest_eval)
+                for row in rows:
+                    log.write(row)
+                metrics = None
+                if _crossed(previous, done, config.checkpoint_every) or done == config.num_updates:
+                    with signals_held(deliver=True):
+                        checkpoints.save(done, state)
 
-            summary = _summary(rows[-1], latest_eval)
-            progress.set_postfix(summary, refresh=False)
-            progress.update((done - previous) * config.steps_per_update)
-            if args.no_progress and primary:
-                text = " ".join(f"{k}={v}" for k, v in summary.items())
-                print(f"update {done}/{config.num_updates} {text}", flush=True)
-            if sigterm.received and done < config.num_updates:
-                raise Terminated
-    except KeyboardInterrupt as stop:
-        progress.close()
-        with _signals_held(deliver=False):  # a second signal while saving would lose the save
-            status = _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
-        return 143 if isinstance(stop, Terminated) and status == 130 else status
+                summary = _summary(rows[-1], latest_eval)
+                progress.set_postfix(summary, refresh=False)
+                progress.update((done - previous) * config.steps_per_update)
+                if args.no_progress and primary:
+                    text = " ".join(f"{k}={v}" for k, v in summary.items())
+                    print(f"update {done}/{config.num_updates} {text}", flush=True)
+                if sigterm.received and done < config.num_updates:
+                    raise Terminated
+        except KeyboardInterrupt as stop:
+            progress.close()
+            with signals_held(deliver=False):  # a second signal while saving would lose the save
+                status = _save_on_interrupt(log, metrics, state, checkpoints, run_dir, started)
+            return 143 if isinstance(stop, Terminated) and status == 130 else status
+        finally:
+            progress.close()
+            log.close()
+        # The run is complete and saved: a signal now (or in its last chunk) lets the curves be
+        # drawn first, so that no complete run is left without them.
+        with signals_held(deliver=False) as received:
+            if primary:
+                _report(run_dir, started, (done - first) * config.steps_per_update, latest_eval)
     finally:
         sigterm.restore()
-        progress.close()
-        log.close()
-    if not primary:
+    if sigterm.received:
+        received.insert(0, signal.SIGTERM)
+    if not received:
         return 0
+    print(
+        f"{signal.Signals(received[0]).name} received as the run ended: the run is complete "
+        f"(update {done}), saved, and its curves are drawn",
+        file=sys.stderr,
+    )
+    return 143 if received[0] == signal.SIGTERM else 130
+
+
+def _report(run_dir: Path, started: float, steps: int, latest_eval: dict) -> None:
+    """The curves drawn, and the run's last lines."""
     png = plot_learning_curves(run_dir)
     elapsed = time.time() - started
-    steps = (done - first) * config.steps_per_update
     print(
         f"done in {elapsed:.0f} s ({steps / max(elapsed, 1e-9):,.0f} env steps/s incl. eval); "
         f"curves: {png}; policy: {run_dir}"
     )
     for name, value in sorted(latest_eval.items()):
         print(f"  {name} = {value:.3f}")
-    return 0
 
 
 class _NoLog:
@@ -144,13 +180,13 @@ class _NoLog:
 
 
 @contextlib.contextmanager
-def _signals_held(deliver: bool):
+def signals_held(deliver: bool):
     """SIGINT and SIGTERM held off within (main thread only), so that a save runs to its end;
     after it the first one received is delivered to the handler it would have reached
-    (`deliver`), or dropped. A KeyboardInterrupt inside orbax's write left its threads waiting
-    on each other and the process hung."""
+    (`deliver`), or dropped; yields the list of those received. A KeyboardInterrupt inside
+    orbax's write left its threads waiting on each other and the process hung."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield []
         return
     received: list[int] = []
 
@@ -159,7 +195,7 @@ def _signals_held(deliver: bool):
 
     previous = {sig: signal.signal(sig, note) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield received
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -22,7 +22,10 @@ of both environments: for checkers `board_size`, `no_moves`, `forty_move_draw`,
   `act(state, key) -> action` function (default "random");
 - `learner_seat`: 0 (moves first: black in checkers, white in chess), 1, or "random" (drawn at
   each reset, the default); `reset(options={"learner_seat": s})` overrides it for one episode
-  (single env);
+  (single env); `reset(options={"start": position})` starts the episode from a position, as
+  the PettingZoo adapter takes it (checkers: a `Game` or a `CheckersState`; chess: FEN text or
+  a `ChessState`), the opponent moving first if it is its turn. Any other key is refused, and a
+  seed is None or an int in [0, 2**32);
 - `observation_type`: "box" (default) gives the game's observation planes as float32, in the
   learner's frame whoever is to move: checkers (n, n, 4) (own men, own kings, opponent men,
   opponent kings), chess (8, 8, 20) (PettingZoo's `chess_utils.get_observation` planes; (8, 8,
@@ -57,7 +60,6 @@ and info are in `info["final_obs"]` and `info["final_info"]`). Infos, `reset(see
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 import jax
@@ -65,6 +67,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.adapters import registration
+from jaxcheckers.adapters.common import PickledAsSettings, checked_seed, reset_options
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
@@ -96,6 +99,7 @@ ENV_ID = spec("checkers").gymnasium_id
 CHESS_ID = spec("chess").gymnasium_id
 RENDER_FPS = 2
 RANDOM_SEAT = -1  # learner_seat value: draw the seat from the episode's key
+RESET_OPTIONS = ("learner_seat", "start")  # the keys the single env's `reset(options=)` takes
 
 
 class LearnerState(NamedTuple):
@@ -212,6 +216,16 @@ class LearnerGame:
         learner, more = self._moves(start, action, learners_move)
         return learner, self.view(learner, reward + more)
 
+    def start_from(
+        self, game: State, key: jax.Array, seat_option: jax.Array
+    ) -> tuple[LearnerState, LearnerView]:
+        """A new episode from the position `game` (`reset(options={"start": ...})`): the seat and
+        the key drawn from `key` as `advance` draws them, then the opponent's moves until the
+        learner is to move."""
+        learner = self._fresh(key, seat_option)._replace(game=game)
+        learner, reward = self._moves(learner, jnp.int32(0), jnp.bool_(False))
+        return learner, self.view(learner, reward)
+
     def autoreset_step(
         self,
         learner: LearnerState,
@@ -249,11 +263,14 @@ def _learner_game(env: Env, opponent: str | Callable, game: GameSpec) -> Learner
 
 
 def _compiled(game: LearnerGame, kind: str) -> Callable:
-    """`advance` jitted ("single"), or `autoreset_step` vmapped and jitted ("batched")."""
+    """`advance` jitted ("single"), `start_from` jitted ("start"), or `autoreset_step` vmapped
+    and jitted ("batched")."""
     cache_key = (repr(game.env), game.opponent, kind)
     if cache_key not in _COMPILED:
         if kind == "single":
             _COMPILED[cache_key] = jax.jit(game.advance)
+        elif kind == "start":
+            _COMPILED[cache_key] = jax.jit(game.start_from)
         else:
             batched = jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None, 0))
             _COMPILED[cache_key] = jax.jit(batched)
@@ -288,9 +305,11 @@ def _game_of(env_class: type, game: str | None) -> GameSpec:
     return spec(name)
 
 
-class LearnerEnv(gymnasium.Env):
+class LearnerEnv(PickledAsSettings, gymnasium.Env):
     """One learner against an opponent agent in any registered game (`game=NAME`, or the
     subclass's `game_name`); see the module docstring for rules and options."""
+
+    REBUILT = ("adapter", "jax_env", "learner_game", "_advance")
 
     game_name: str | None = None  # an entry of `jaxcheckers.games`
     # The modes any game may have; each instance's `metadata` holds its game's own.
@@ -312,25 +331,38 @@ class LearnerEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         registration.refuse_forked_workers()
         self.render_mode = render_mode
-        self.jax_env = observable_env(self.adapter.name, **options)
+        self._game, self._options, self._opponent = self.adapter.name, options, opponent
+        self._attach()
         self.observation_type = observation_type
         self.observation_space, self.action_space = _spaces(self.jax_env, observation_type)
         self._seat_option = _seat_option(learner_seat)
-        self.learner_game = _learner_game(self.jax_env, opponent, self.adapter)
-        self._advance = _compiled(self.learner_game, "single")
         self._learner: LearnerState | None = None
         self._over = True
         self._mask = np.zeros(self.jax_env.num_actions, dtype=bool)
 
+    def _attach(self) -> None:
+        """The game's spec, env and compiled step, from the settings (again after unpickling)."""
+        self.adapter = spec(self._game)
+        self.jax_env = observable_env(self._game, **self._options)
+        self.learner_game = _learner_game(self.jax_env, self._opponent, self.adapter)
+        self._advance = _compiled(self.learner_game, "single")
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        options = options or {}
+        options = reset_options(options, RESET_OPTIONS)
         seat = self._seat_option
         if "learner_seat" in options:
             seat = _seat_option(options["learner_seat"])
+        start = options.get("start")
+        game = None if start is None else self.adapter.start_state(start, self.jax_env)
+        super().reset(seed=checked_seed(seed))
         key = jax.random.key(_episode_seed(self.np_random))
-        previous = self.learner_game.placeholder() if self._learner is None else self._learner
-        self._learner, view = self._advance(previous, np.int32(0), True, np.int32(seat), key)
+        if game is not None:
+            begin = _compiled(self.learner_game, "start")
+            self._learner, view = begin(game, key, np.int32(seat))
+        else:
+            placeholder = self._learner is None
+            previous = self.learner_game.placeholder() if placeholder else self._learner
+            self._learner, view = self._advance(previous, np.int32(0), True, np.int32(seat), key)
         observation, _, _, _, info = self._answer(view)
         return observation, info
 
@@ -373,7 +405,7 @@ class LearnerEnv(gymnasium.Env):
             return None
         if self.render_mode == "rgb_array":
             return self.adapter.rgb(self.jax_state)
-        text = _text(self.adapter, self.jax_state)
+        text = self.adapter.board_text(self.jax_state)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -384,12 +416,6 @@ class LearnerEnv(gymnasium.Env):
         """The current position as the game's plain Python object (checkers: a `Game`, to print
         it, list its moves in notation, ...); AttributeError for a game without one."""
         return self.adapter.position_object(self.jax_state, self.jax_env)
-
-
-def _text(game: GameSpec, state) -> str:
-    if game.text is not None:
-        return game.text(state)
-    return str(np.asarray(state.observation).astype(int).tolist())
 
 
 class CheckersEnv(LearnerEnv):
@@ -404,7 +430,7 @@ class ChessEnv(LearnerEnv):
     game_name = "chess"
 
 
-class LearnerVectorEnv(VectorEnv):
+class LearnerVectorEnv(PickledAsSettings, VectorEnv):
     """`num_envs` learners against the opponent, batched in JAX; numpy in and out.
 
     Same options as `LearnerEnv` (the module docstring lists them), and `autoreset_mode`
@@ -415,6 +441,7 @@ class LearnerVectorEnv(VectorEnv):
 
     game_name: str | None = None  # an entry of `jaxcheckers.games`
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    REBUILT = ("adapter", "jax_env", "learner_game", "_autoreset_step")
 
     def __init__(
         self,
@@ -436,7 +463,8 @@ class LearnerVectorEnv(VectorEnv):
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be one of {modes} (or None), not {render_mode!r}")
         self.render_mode = render_mode
-        self.jax_env = observable_env(self.adapter.name, **options)
+        self._game, self._options, self._opponent = self.adapter.name, options, opponent
+        self._attach()
         self.observation_type = observation_type
         self.single_observation_space, self.single_action_space = _spaces(
             self.jax_env, observation_type
@@ -444,12 +472,17 @@ class LearnerVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seat_option = np.int32(_seat_option(learner_seat))
-        self.learner_game = _learner_game(self.jax_env, opponent, self.adapter)
-        self._autoreset_step = _compiled(self.learner_game, "batched")
         self._generators: list[np.random.Generator] | None = None  # one per game
         self._learners: LearnerState | None = None
         self._view: LearnerView | None = None  # host arrays: the last answer
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+
+    def _attach(self) -> None:
+        """The game's spec, env and compiled step, from the settings (again after unpickling)."""
+        self.adapter = spec(self._game)
+        self.jax_env = observable_env(self._game, **self._options)
+        self.learner_game = _learner_game(self.jax_env, self._opponent, self.adapter)
+        self._autoreset_step = _compiled(self.learner_game, "batched")
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
         """All games anew, or those where `options["reset_mask"]` (bool (num_envs,)) is True.
@@ -457,7 +490,7 @@ class LearnerVectorEnv(VectorEnv):
         `seed`, as `SyncVectorEnv` takes it: an int s (game i seeded s + i), a list of one per
         game, or None (each game's generator goes on, or starts from fresh entropy).
         """
-        mask = _reset_mask((options or {}).get("reset_mask"), self.num_envs)
+        mask = _reset_mask(reset_options(options, ("reset_mask",)).get("reset_mask"), self.num_envs)
         if mask is not None and self._learners is None:
             raise RuntimeError("reset_mask needs the games begun: call reset() without it first")
         self._seed_generators(seed)
@@ -528,8 +561,8 @@ class LearnerVectorEnv(VectorEnv):
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self.num_envs:
                 raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
-            seeds = list(seed)
-        elif seed is None:
+            seeds = [checked_seed(s) for s in seed]
+        elif checked_seed(seed) is None:
             if self._generators is not None:
                 return
             seeds = [None] * self.num_envs
@@ -559,7 +592,7 @@ class LearnerVectorEnv(VectorEnv):
         if self._learners is None:
             return None
         states = jax.device_get(self._learners.game)
-        draw = self.adapter.rgb if self.render_mode == "rgb_array" else partial(_text, self.adapter)
+        draw = self.adapter.rgb if self.render_mode == "rgb_array" else self.adapter.board_text
         return tuple(draw(jax.tree.map(lambda x, i=i: x[i], states)) for i in range(self.num_envs))
 
     def _answer(self, view: LearnerView, flagged: np.ndarray | None = None):

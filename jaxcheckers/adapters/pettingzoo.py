@@ -42,10 +42,12 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
   PettingZoo's `AssertOutOfBoundsWrapper` would assert;
 - `reset(options={"start": ...})` starts from a position: for checkers a
   `jaxcheckers.adapters.game.Game` or a `CheckersState` of the same rules, for chess a FEN string
-  or a `ChessState` of this env (other option keys are ignored; the seed is unused, neither game
-  has chance);
-- render modes `human` (prints the board), `ansi` (returns it as text) and, for checkers,
-  `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess: drawn with matplotlib);
+  or a `ChessState` of this env (other keys are ignored, as PettingZoo's envs ignore them; the
+  seed, None or an int in [0, 2**32), is unused: neither game has chance);
+- render modes `human` (prints the board), `ansi` (returns it as text; a plug-in game without
+  `text` shows its observation planes as nested lists, `GameSpec.board_text`) and, for
+  checkers, `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess: drawn with
+  matplotlib);
 - checkers only, `state()`: the global state PettingZoo defines for centralised training, int8
   (n, n, 5) in the absolute frame, whoever asks: black men, black kings, white men, white kings,
   and a plane of ones when white (`player_1`) is to move; `state_space` is its Box. chess_v6 has
@@ -60,6 +62,7 @@ from collections.abc import Callable
 import jax
 import numpy as np
 
+from jaxcheckers.adapters.common import PickledAsSettings, checked_seed, reset_options
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.core import State, compiled_step
 from jaxcheckers.extras import needed_for
@@ -75,6 +78,7 @@ with needed_for("the PettingZoo adapter"):
 __all__ = ["env", "raw_env", "AGENTS"]
 
 AGENTS = ("player_0", "player_1")
+RESET_OPTIONS = ("start",)  # the keys `reset(options=...)` takes
 RENDER_FPS = 2  # as chess_v6
 
 
@@ -108,8 +112,10 @@ def _compiled_moves(moves_of_the_position: Callable):
     return jax.jit(moves_of_the_position)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     """The unwrapped AEC environment; see the module docstring for the interface and rules."""
+
+    REBUILT = ("adapter", "jax_env", "_step_fn", "_observe_fn")
 
     metadata = {  # of checkers; each instance has its own game's (`metadata["name"]`)
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -120,6 +126,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def __init__(self, render_mode: str | None = None, *, game: str = DEFAULT, **options):
         super().__init__()
+        self._game = game
         self.adapter: GameSpec = spec(game)
         self.metadata = {
             "render_modes": self.adapter.render_modes,
@@ -133,10 +140,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
                 f"got {render_mode!r}"
             )
         self.render_mode = render_mode
-        options = {**self.adapter.pettingzoo_defaults, **options}
-        self.jax_env = observable_env(self.adapter.name, **options)
-        self._step_fn = compiled_step(self.jax_env)
-        self._observe_fn = _compiled_observe(self.jax_env)
+        self._options = {**self.adapter.pettingzoo_defaults, **options}
+        self._attach()
         num_actions = self.jax_env.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -147,6 +152,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             shape = self.adapter.global_state_shape(self.jax_env)
             self.state_space = spaces.Box(low=0, high=1, shape=shape, dtype=np.int8)
         self._state: State | None = None
+
+    def _attach(self) -> None:
+        """The game's spec, env and compiled functions, from its name and options (again after
+        unpickling)."""
+        self.adapter = spec(self._game)
+        self.jax_env = observable_env(self.adapter.name, **self._options)
+        self._step_fn = compiled_step(self.jax_env)
+        self._observe_fn = _compiled_observe(self.jax_env)
 
     def _observation_space(self) -> spaces.Dict:
         planes = self.jax_env.observation_shape
@@ -179,11 +192,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # No game here has chance; the seed only matters to the spaces' samplers. Checked all
-        # the same, as Gymnasium checks it: None or an int of 0 or more.
-        is_int = isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_))
-        if seed is not None and not (is_int and seed >= 0):
-            raise ValueError(f"seed must be None or an int of 0 or more, got {seed!r}")
-        state = self.adapter.start_state((options or {}).get("start"), self.jax_env)
+        # the same, as the CLI and the Gymnasium adapter check it.
+        checked_seed(seed)
+        start = reset_options(options, RESET_OPTIONS, refuse_unknown=False).get("start")
+        state = self.adapter.start_state(start, self.jax_env)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -253,7 +265,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             return None
         if self.render_mode == "rgb_array":
             return self.adapter.rgb(self._state)
-        text = self.adapter.text(self._state)
+        text = self.adapter.board_text(self._state)
         if self.render_mode == "ansi":
             return text
         print(text)

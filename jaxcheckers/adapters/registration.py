@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import warnings
 
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import names, spec
@@ -42,10 +43,15 @@ TICTACTOE_GYM_ENTRY = "jaxcheckers.adapters.tictactoe_gym"  # TicTacToeGymEnv, T
 def register_envs() -> tuple[str, ...]:
     """Registers the id of every game in the registry (one learner against an opponent,
     `jaxcheckers/TITLE-v0`, single and batched), and tictactoe-gym's
-    interface; returns the ids. Call it again after `jaxcheckers.register` to add a game's."""
+    interface; returns the ids. Call it again after `jaxcheckers.register` to add a game's.
+    An installed game that cannot be loaded is skipped with a RuntimeWarning naming it."""
     ids = []
     for name in names():
-        game = spec(name)
+        try:
+            game = spec(name)
+        except ValueError as error:  # a broken plug-in must not take the other games with it
+            warnings.warn(f"skipped: {error}", RuntimeWarning, stacklevel=2)
+            continue
         ids.append(game.gymnasium_id)
         if game.gymnasium_id not in gymnasium.registry:
             gymnasium.register(

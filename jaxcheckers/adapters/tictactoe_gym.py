@@ -57,6 +57,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.adapters import registration
+from jaxcheckers.adapters.common import checked_seed, reset_options
 from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
@@ -110,7 +111,8 @@ class TicTacToeGymEnv(gymnasium.Env):
     # -- the Gymnasium API -----------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)  # the game itself is deterministic; this seeds np_random
+        reset_options(options, ())  # it takes none: a key given is refused, not ignored
+        super().reset(seed=checked_seed(seed))  # the game is deterministic; this seeds np_random
         self._state = self._start
         self._history = []
         self._host = jax.device_get(self._state)
@@ -227,8 +229,10 @@ class TicTacToeVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
         """All games anew, or those where `options["reset_mask"]` (bool (num_envs,)) is True."""
-        super().reset(seed=seed if not isinstance(seed, (list, tuple)) else seed[0])
-        mask = (options or {}).get("reset_mask")
+        seeds = seed if isinstance(seed, (list, tuple)) else [seed]
+        checked = [checked_seed(each) for each in seeds]
+        mask = reset_options(options, ("reset_mask",)).get("reset_mask")
+        super().reset(seed=checked[0])
         if mask is None:
             mask = np.ones(self.num_envs, dtype=bool)
         elif (

@@ -54,6 +54,7 @@ class CheckersState(NamedTuple):
     #   both sides' kings; H=1 without the repetition rule
 
     board_size = None  # n: a class attribute, static, set by `state_type(n)`
+    env_id = "checkers"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
     to_svg, save_svg = svg.state_methods(lambda state: _svg(state))
@@ -83,6 +84,15 @@ def state_type(n: int) -> type[CheckersState]:
     cls.__module__ = __name__
     globals()[cls.__name__] = cls  # importable by name, so states pickle
     return cls
+
+
+def __getattr__(name: str) -> type[CheckersState]:
+    """`CheckersState<n>` made on first use: a state pickled in one process loads in a fresh one,
+    where no n×n env has been made yet."""
+    size = name.removeprefix("CheckersState")
+    if size != name and size.isdigit():
+        return state_type(int(size))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Checkers(Env):

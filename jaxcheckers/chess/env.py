@@ -71,6 +71,7 @@ class ChessState(NamedTuple):
     #   newest first, as PettingZoo stacks them ((1, 13, 2), unused, without history=True)
 
     stacked = False  # a class attribute, static: the observation is (8, 8, 111)
+    env_id = "chess"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
     to_svg, save_svg = svg.state_methods(lambda state: position_svg(state))

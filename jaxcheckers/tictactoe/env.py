@@ -44,6 +44,7 @@ class TicTacToeState(NamedTuple):
     step_count: jax.Array  # int32 ()  steps of this game (marks placed since `start`)
     board: jax.Array  # int8 (n·n,)  absolute: +1 player 0's mark, −1 player 1's, 0 empty
 
+    env_id = "tictactoe"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
     to_svg, save_svg = svg.state_methods(lambda state: _svg(state))

@@ -12,25 +12,30 @@ parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings (<stem
 trainer, the game, its options and the network's shape), in files named after the game. Reading
 and playing them needs jax, numpy and msgpack only (`jaxcheckers.agents.inference` applies the
 network). They are written by `jaxcheckers.training.checkpoints.export_network(run_dir, name)`
-from a `jaxcheckers train` run.
+from a `jaxcheckers train` run, which also records both files' digests in checksums.json
+(`jaxcheckers.checkpoints.tree_digest`, as a training checkpoint's): a network whose weights or
+settings were altered since, or whose weights are not finite, is refused in one line.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import msgpack
 import numpy as np
 
 from jaxcheckers.agents.inference import PlainNetwork, plain_network
+from jaxcheckers.checkpoints import CHECKSUM_FILE, tree_digest
 from jaxcheckers.games import DEFAULT
 
 __all__ = [
     "NAME", "SEARCH_NAME", "NAMES", "DIRECTORY", "stem", "games", "load",
-    "read_params",
+    "read_params", "record_checksums", "verify",
 ]  # fmt: skip
 
 NAME = "pretrained"
@@ -71,9 +76,10 @@ def load(
         shipped = ", ".join(games(name, directory)) or "none"
         raise ValueError(f"no {name} network ships for {game} (it ships for: {shipped})")
     settings = json.loads(settings_path.read_text())
-    network, env = plain_network(settings)
     path = settings_path.with_suffix(".msgpack")
     params = read_params(path)
+    verify(directory, stem(name, game), params, settings)
+    network, env = plain_network(settings)
     try:
         network.check(params, tuple(env.observation_shape), env.num_actions)
     except ValueError as error:
@@ -97,3 +103,47 @@ def read_params(path: str | Path) -> Any:
         )
     except (msgpack.UnpackException, ValueError, TypeError) as error:
         raise ValueError(f"{path} is not a params file: {error}") from None
+
+
+def _digests(params: Any, settings: dict) -> dict[str, str]:
+    # The settings as canonical JSON: the same text on every platform (a tree digest would
+    # hash their ints at the platform's default width).
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return {"params": tree_digest(params), "settings": hashlib.sha256(text.encode()).hexdigest()}
+
+
+def record_checksums(directory: Path, stem: str) -> None:
+    """Records the digests of the network `stem` (its params as `read_params` reads them, and
+    its settings) in `directory`/checksums.json, beside those of the other networks there."""
+    directory = Path(directory)
+    params = read_params(directory / f"{stem}.msgpack")
+    settings = json.loads((directory / f"{stem}.json").read_text())
+    path = directory / CHECKSUM_FILE
+    recorded = json.loads(path.read_text()) if path.exists() else {}
+    recorded[stem] = _digests(params, settings)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
+    temporary.replace(path)
+
+
+def verify(directory: Path, stem: str, params: Any, settings: dict) -> None:
+    """ValueError, one line naming the file, unless the network `stem` is as it was exported:
+    its digests match checksums.json's (a folder without that file, written before checksums
+    existed, is not checked for them), and its weights are finite."""
+    directory = Path(directory)
+    path = directory / CHECKSUM_FILE
+    if path.exists():
+        try:
+            expected = json.loads(path.read_text())[stem]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path} holds no checksum for {stem} ({error!r})") from None
+        found = _digests(params, settings)
+        for item, suffix in (("params", ".msgpack"), ("settings", ".json")):
+            if not isinstance(expected, dict) or found[item] != expected.get(item):
+                raise ValueError(
+                    f"{directory / (stem + suffix)} is damaged: it does not match its checksum "
+                    f"in {path.name} (altered since it was exported)"
+                )
+    for leaf in jax.tree_util.tree_leaves(params):
+        if np.asarray(leaf).dtype.kind == "f" and not np.isfinite(leaf).all():
+            raise ValueError(f"{directory / (stem + '.msgpack')} holds non-finite weights")
