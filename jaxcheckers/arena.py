@@ -46,6 +46,7 @@ from jaxcheckers.argtypes import (
     check_openings,
     check_writable,
     env_from_arguments,
+    games_count,
     openings_from_arguments,
     positive_int,
     seed,
@@ -474,7 +475,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument(
         "--games",
-        type=positive_int,
+        type=games_count,
         default=None,
         help="games per pair (default 100; with --openings, every opening with both colours)",
     )
