@@ -179,6 +179,8 @@ def main() -> int:
     if args.out is not None and not args.out.strip():
         parser.error("--out '': an empty file name, give the file to write")
     out = results_path(args.a, args.b) if args.out is None else Path(args.out)
+    if out.exists() and not out.is_file():  # it is replaced whole: a device would be replaced
+        parser.error(f"{out} is not a file: give the file to write the match to")
     try:  # before any game: a folder or file that cannot be written costs nothing
         check_writable(check_writable_folder(out.parent) / out.name)
         with files.lock(out.with_name(out.name + ".lock"), out, "playing a match into it"):
@@ -229,7 +231,13 @@ def play(parser, args, out: Path) -> bool:
     try:
         for match in batches:
             games += _rows(match, ballots)
-            _save(args, out, command, games, time.perf_counter() - started)
+            try:
+                _save(args, out, command, games, time.perf_counter() - started)
+            except OSError as error:  # checked before the games; it can still fail (disk full)
+                raise ValueError(
+                    f"could not save to {out} ({error.strerror or error}); it keeps the {saved} "
+                    "games saved before (--resume plays the rest)"
+                ) from None
             saved = len(games)
     except KeyboardInterrupt:  # the file holds the batches saved whole, nothing after them
         kept = f"kept in {out} (--resume plays the rest)" if saved else "nothing saved"

@@ -16,13 +16,14 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers import arena
+from jaxcheckers import arena, files
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import ballots, pdn
 from jaxcheckers.checkers.render import legal_moves
 from jaxcheckers.cli import main
 from jaxcheckers.core import compiled_step
 from jaxcheckers.games import spec
+from tests.cli_helpers import unwritable_folder
 
 ENV = jaxcheckers.make("checkers")
 ROOT = Path(__file__).resolve().parents[1]  # where `python -m benchmarks.ballots` runs
@@ -254,6 +255,8 @@ def test_the_ballots_script_refuses_before_any_game(tmp_path, monkeypatch, capsy
         (["--games", "99999999999"], "must be at most 1,000,000"),
         (["--out", str(tmp_path / "file" / "m.json")], "is a file, not a folder"),
         (["--out", ""], "an empty file name"),
+        (["--out", f"{unwritable_folder()}/m.json"], "cannot write in /sys"),  # after a batch
+        (["--out", "/dev/null"], "/dev/null is not a file"),  # replaced by a file, as root
     ]:
         status, _, err = _run_script(monkeypatch, capsys, "random", "random", *argv)
         assert status == 2 and message in err and "Traceback" not in err, err
@@ -265,6 +268,10 @@ def test_the_ballots_table_leaves_out_a_damaged_file_in_one_line(tmp_path, monke
 
     monkeypatch.setattr(script, "RESULTS", tmp_path)
     argv = ["random", "random", "--games", "2", "--out", str(tmp_path / "a.json")]
+    with monkeypatch.context() as full:  # the disk fills after the check: one line, no traceback
+        full.setattr(files, "write_whole", lambda *_: (_ for _ in ()).throw(OSError(28, "full")))
+        status, _, err = _run_script(monkeypatch, capsys, *argv)
+    assert status == 2 and "could not save to" in err and "Traceback" not in err, err
     assert _run_script(monkeypatch, capsys, *argv)[0] == 0
     (tmp_path / "b.json").write_text('{"command": "x"}')
     status, out, err = _run_script(monkeypatch, capsys, "--table")

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from jaxcheckers import argtypes, memory
-from tests.cli_helpers import assert_one_line_error, run_cli
+from tests.cli_helpers import assert_one_line_error, run_cli, unwritable_folder
 
 BAD = {
     "perft board size 7": (["perft", "--board-size", "7", "--depth", "1"], "board_size"),
@@ -120,18 +120,9 @@ def test_check_writable_folder_makes_it_and_refuses_what_cannot_hold_files(tmp_p
             argtypes.check_writable_folder(path)
 
 
-def _unwritable_folder() -> str:
-    """A folder this process (root too: it bypasses chmod) cannot write in: sysfs's root."""
-    try:
-        argtypes.check_writable_folder("/sys")
-    except ValueError:
-        return "/sys"
-    pytest.skip("/sys is writable here")
-
-
 def test_a_ladder_into_a_read_only_folder_is_refused_before_any_game(capsys):
     """It played a pair, then lost it when it could not save it."""
-    out = _unwritable_folder()
+    out = unwritable_folder()
     argv = ["ladder", "--game", "tictactoe", "random", "perfect", "--games", "2", "--no-plot"]
     status, _, err = run_cli([*argv, "--out", out], capsys)
     assert_one_line_error(status, err, f"cannot write in {out}")  # no "random vs perfect" line
