@@ -187,6 +187,9 @@ def main() -> int:
             stopped = play(parser, args, out)
     except ValueError as error:
         parser.error(str(error))
+    except KeyboardInterrupt:  # before the first batch (building the agents, the deck)
+        print(f"ballots: interrupted before a game was played ({out} as it was)", file=sys.stderr)
+        stopped = True
     if stopped:  # Ctrl-C: what was played is saved; end now, not after XLA's threads
         sys.stdout.flush()
         sys.stderr.flush()
