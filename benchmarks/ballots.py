@@ -14,7 +14,6 @@ A long match stopped part way keeps what it played, and the file says how many g
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import os
@@ -39,6 +38,7 @@ from jaxcheckers.argtypes import (
     seed,
 )
 from jaxcheckers.checkers.ballots import DECK_GAMES, deck
+from jaxcheckers.cli import OneLineParser
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ballots"
 SAVED_FIELDS = {"command", "complete", "games", "games_played", "wall_seconds"}
@@ -153,7 +153,7 @@ def played_so_far(parser, out: Path, command: str, args) -> tuple[list[dict], fl
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m benchmarks.ballots", description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?")
     parser.add_argument("b", nargs="?")
     parser.add_argument("--table", action="store_true", help="print the saved pairings, then stop")
