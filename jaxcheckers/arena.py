@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers import records
+from jaxcheckers import memory, records
 from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.argtypes import (
@@ -506,6 +506,7 @@ def run(args: argparse.Namespace) -> int:
         check_openings(args)  # before the env: a typo costs nothing
         env = env_from_arguments(args, **extra)
         deck, games, opening_plies = openings_from_arguments(args, env)
+        memory.check_batch(env, games, args.batch_size)
         agents = {spec: make_agent(spec, env) for spec in dict.fromkeys(args.agents)}
     except (ValueError, OSError) as error:
         print(f"arena: {error}", file=sys.stderr)

@@ -47,7 +47,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from jaxcheckers import files
+from jaxcheckers import files, memory
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.arena import Z_95, round_robin, round_robin_table, scheduled_pairs
 from jaxcheckers.argtypes import (
@@ -411,6 +411,7 @@ def _play(args: argparse.Namespace, names: list[str], out: Path | None) -> int:
     check_openings(args)  # before the env: a typo costs nothing
     env = env_from_arguments(args)
     deck, games, opening_plies = openings_from_arguments(args, env)
+    memory.check_batch(env, games, args.batch_size)
     args.games, args.opening_plies = games, opening_plies  # as played, for the report
     command = _command_line(args)
     saved = out / GAMES_FILE if out else None

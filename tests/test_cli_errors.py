@@ -153,6 +153,18 @@ def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
     assert_one_line_error(status, err, "stopped before depth 3", "GiB")
 
 
+@pytest.mark.parametrize("command", ["arena", "ladder"])
+def test_a_match_batch_the_memory_cannot_hold_is_refused_before_any_game(
+    command, capsys, monkeypatch
+):
+    """All --games at once by default: a million chess games is 12 GiB of States."""
+    monkeypatch.setattr(memory, "free_memory", lambda: (2**20, "host"))  # pretend 1 MiB is free
+    argv = [command, "--game", "tictactoe", "random", "perfect", "--games", "20000"]
+    status, out, err = run_cli(argv, capsys)
+    assert_one_line_error(status, err, "20,000 games at once need about", "--batch-size")
+    assert "vs" not in out
+
+
 def test_demo_refuses_a_batch_the_memory_cannot_hold_before_it_allocates(capsys):
     """It ran out of memory inside XLA with a long traceback (`--batch 100000000`)."""
     status, out, err = run_cli(["demo", "--batch", "100000000000", "--steps", "1"], capsys)
