@@ -57,6 +57,13 @@ def _create(path: Path, text: str) -> bool:
         os.link(partial, path)
     except FileExistsError:
         return False
+    except OSError:  # a file system without hard links: made in place (briefly empty)
+        try:
+            descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(descriptor, "w") as file:
+            file.write(text)
     finally:
         partial.unlink(missing_ok=True)
     return True
