@@ -199,10 +199,6 @@ def main() -> int:
 
 def play(parser, args, out: Path) -> bool:
     """Plays the match (the rest of it with --resume) into `out`; True if Ctrl-C stopped it."""
-    env = jaxcheckers.make("checkers")
-    agent_a = agent_or_exit(parser, args.a, env)
-    agent_b = agent_or_exit(parser, args.b, env)
-    ballots = deck(env)
     command = f"python -m benchmarks.ballots {args.a} {args.b} --games {args.games} "
     command += f"--batch-size {args.batch_size} --seed {args.seed}"
     games, spent = [], 0.0
@@ -217,6 +213,10 @@ def play(parser, args, out: Path) -> bool:
             )
         what = f"a complete match ({report['games_played']} games)"
         files.refuse_finished([out], what, "--out FILE")
+    env = jaxcheckers.make("checkers")
+    agent_a = agent_or_exit(parser, args.a, env)
+    agent_b = agent_or_exit(parser, args.b, env)
+    ballots = deck(env)
     started = time.perf_counter() - spent
     key = jax.random.key(args.seed)
     batches = match_batches(
