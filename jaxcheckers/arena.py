@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers import records
+from jaxcheckers import memory, records
 from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.argtypes import (
@@ -46,6 +46,7 @@ from jaxcheckers.argtypes import (
     check_openings,
     check_writable,
     env_from_arguments,
+    games_count,
     openings_from_arguments,
     positive_int,
     seed,
@@ -474,7 +475,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument(
         "--games",
-        type=positive_int,
+        type=games_count,
         default=None,
         help="games per pair (default 100; with --openings, every opening with both colours)",
     )
@@ -505,6 +506,7 @@ def run(args: argparse.Namespace) -> int:
         check_openings(args)  # before the env: a typo costs nothing
         env = env_from_arguments(args, **extra)
         deck, games, opening_plies = openings_from_arguments(args, env)
+        memory.check_batch(env, games, args.batch_size)
         agents = {spec: make_agent(spec, env) for spec in dict.fromkeys(args.agents)}
     except (ValueError, OSError) as error:
         print(f"arena: {error}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Argparse types that validate, shared by every subcommand, and the checks run before work starts.
 
-    parser.add_argument("--games", type=positive_int, default=100)
+    parser.add_argument("--games", type=games_count, default=100)
     parser.add_argument("--seed", type=seed, default=0)
 
 Each type raises `argparse.ArgumentTypeError`, so a bad value is one line from argparse (the
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,12 @@ from jaxcheckers.games import DEFAULT, OpeningDeck, make, names, spec
 
 __all__ = [
     "MAX_SEED",
+    "MAX_GAMES",
+    "MAX_STEPS",
     "positive_int",
+    "count_at_most",
+    "games_count",
+    "steps_count",
     "non_negative_int",
     "finite_float",
     "positive_float",
@@ -30,6 +36,7 @@ __all__ = [
     "positive_int_list",
     "non_negative_float_list",
     "check_writable",
+    "check_writable_folder",
     "checked_positive_int",
     "add_game_arguments",
     "env_from_arguments",
@@ -42,11 +49,16 @@ __all__ = [
 MAX_SEED = 2**32 - 1  # jax.random.key takes a seed that fits 32 bits without wrapping
 
 
+def _shown(text: str) -> str:
+    """`text` quoted for a message, cut short: a pasted 5,000-digit number stays one line."""
+    return repr(text) if len(text) <= 40 else f"{text[:37]!r}... ({len(text):,} characters)"
+
+
 def _int(text: str) -> int:
     try:
         return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    except ValueError:  # also Python's limit of 4,300 digits: no message about sys settings
+        raise argparse.ArgumentTypeError(f"expected an integer, got {_shown(text)}") from None
 
 
 def _float(text: str) -> float:
@@ -62,8 +74,35 @@ def _float(text: str) -> float:
 def positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {_shown(text)}")
     return value
+
+
+# At a million games a pair the score's 95% interval is ±0.001 at most: more games tell
+# nothing more, and every game's result is kept on the host (ballots writes each to JSON).
+MAX_GAMES = 1_000_000
+# A million steps of every game slot timed: 4·10⁹ steps at demo's default batch, hours on a
+# CPU; and far below the 2³¹ steps a compiled loop counts to.
+MAX_STEPS = 1_000_000
+
+
+def count_at_most(maximum: int, why: str):
+    """An argparse type: a positive integer up to `maximum`; a larger one is refused in one
+    line naming the limit and `why`, before anything is allocated for it."""
+
+    def count(text: str) -> int:
+        value = positive_int(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(
+                f"must be at most {maximum:,} ({why}), got {_shown(text)}"
+            )
+        return value
+
+    return count
+
+
+games_count = count_at_most(MAX_GAMES, "the score's 95% interval is ±0.001 by then")
+steps_count = count_at_most(MAX_STEPS, "hours of timing on a CPU at the default --batch")
 
 
 def non_negative_int(text: str) -> int:
@@ -156,6 +195,27 @@ def check_writable(path: str | Path, *, new: bool = False) -> Path:
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
     return path
+
+
+def check_writable_folder(path: str | Path) -> Path:
+    """`path`, made if missing, if files can be written in it; ValueError saying why not.
+
+    Run before the work whose results go there: a read-only folder (which `os.access` reports
+    writable to root), a file in the way or an empty name costs nothing. A file is really made
+    and removed, the one test every file system and user answers truthfully.
+    """
+    if not str(path).strip():  # before Path(), which reads "" as "."
+        raise ValueError("an empty folder name: give the folder to write to")
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".jaxcheckers-write-test-"):
+            pass
+    except FileExistsError:
+        raise ValueError(f"{folder} is a file, not a folder: give a folder to write to") from None
+    except OSError as error:
+        raise ValueError(f"cannot write in {folder}: {error.strerror or error}") from None
+    return folder
 
 
 def checked_positive_int(value: object, name: str) -> int:

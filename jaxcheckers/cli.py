@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     (JAXCHECKERS_TRACEBACK=1 shows them whole). A missing optional package names the extra to
     install (status 1); Ctrl-C exits with status 130.
     """
-    parser = _Parser(prog="jaxcheckers", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="jaxcheckers", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = {}
     requested = (sys.argv[1:] if argv is None else argv)[:1]
@@ -139,7 +139,7 @@ def use_compilation_cache() -> None:
     jax.config.update("jax_persistent_cache_min_compile_time_secs", CACHE_MIN_COMPILE_SECONDS)
 
 
-class _Parser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """An argument error is one line (with where to find the usage), not the usage block."""
 
     def error(self, message: str):

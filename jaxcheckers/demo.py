@@ -10,14 +10,20 @@ import jax
 import numpy as np
 
 from jaxcheckers.agents.random import random_legal_action, random_play_step
-from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int, seed
+from jaxcheckers.argtypes import (
+    add_game_arguments,
+    env_from_arguments,
+    positive_int,
+    seed,
+    steps_count,
+)
 from jaxcheckers.games import spec
 from jaxcheckers.memory import state_bytes, too_large
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=positive_int, default=4096, help="games played at once")
-    parser.add_argument("--steps", type=positive_int, default=200, help="steps per game slot timed")
+    parser.add_argument("--steps", type=steps_count, default=200, help="steps per game slot timed")
     parser.add_argument("--seed", type=seed, default=0)
     add_game_arguments(parser)
 

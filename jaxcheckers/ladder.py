@@ -47,13 +47,16 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from jaxcheckers import files, memory
 from jaxcheckers.agents import AGENT_SPECS, make_agent
 from jaxcheckers.arena import Z_95, round_robin, round_robin_table, scheduled_pairs
 from jaxcheckers.argtypes import (
     add_game_arguments,
     add_opening_arguments,
     check_openings,
+    check_writable_folder,
     env_from_arguments,
+    games_count,
     non_negative_float,
     openings_from_arguments,
     positive_int,
@@ -82,6 +85,8 @@ __all__ = [
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log odds unit (≈173.7)
 DEFAULT_PRIOR_DRAWS = 1.0
 GAMES_FILE = "ladder-games.json"  # the pairs played so far, kept until the report is written
+REPORT_FILES = ("ladder.json", "ladder.md", "ladder.png")  # a finished ladder's, never overwritten
+LOCK_FILE = "ladder.lock"  # in --out while a ladder plays into it: "HOST PID"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -343,7 +348,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument(
         "--games",
-        type=positive_int,
+        type=games_count,
         default=None,
         help="games per pair (default 100; with --openings, every opening with both colours)",
     )
@@ -378,13 +383,13 @@ def run(args: argparse.Namespace) -> int:
     if len(names) < 2:
         print("ladder: give at least two different agents", file=sys.stderr)
         return 2
-    if args.resume and not args.out:
+    if args.resume and args.out is None:
         print(
             "ladder: --resume needs --out DIR, the folder the stopped ladder saved to",
             file=sys.stderr,
         )
         return 2
-    if args.out and not args.no_plot:
+    if args.out is not None and not args.no_plot:
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError:
@@ -394,22 +399,31 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)  # before the games: an OSError is one line
+    if args.out is None:
+        return _play(args, names, None)
+    out = check_writable_folder(args.out)  # before the games: a read-only --out costs nothing
+    with files.lock(out / LOCK_FILE, out, "playing a ladder into it"):  # one ladder a folder
+        return _play(args, names, out)
+
+
+def _play(args: argparse.Namespace, names: list[str], out: Path | None) -> int:
+    """Plays the ladder (the rest of a stopped one with --resume), writes its report to `out`."""
     check_openings(args)  # before the env: a typo costs nothing
     env = env_from_arguments(args)
     deck, games, opening_plies = openings_from_arguments(args, env)
+    memory.check_batch(env, games, args.batch_size)
     args.games, args.opening_plies = games, opening_plies  # as played, for the report
     command = _command_line(args)
     saved = out / GAMES_FILE if out else None
-    if saved is not None and saved.exists() and not args.resume:
-        raise ValueError(
-            f"{saved} holds a stopped ladder's games: add --resume to play the rest "
-            "(the same command), or remove the file to start again"
-        )
+    if saved is not None and not args.resume:
+        if saved.exists():
+            raise ValueError(
+                f"{saved} holds a stopped ladder's games: add --resume to play the rest "
+                "(the same command), or remove the file to start again"
+            )
+        files.refuse_finished([out / name for name in REPORT_FILES], "a finished ladder", "--out")
     schedule = [(names[i], names[j]) for _, i, j in scheduled_pairs(len(names), args.neighbours)]
-    pairs, spent = _played_so_far(saved, command, schedule) if args.resume else ([], 0.0)
+    pairs, spent = _played_so_far(saved, command, schedule, games) if args.resume else ([], 0.0)
     agents = {name: make_agent(name, env) for name in names}
 
     started = time.perf_counter() - spent
@@ -488,21 +502,27 @@ def _games_report(args, command: str, names: list[str], pairs: list[dict], wall:
     }
 
 
-def _played_so_far(saved: Path, command: str, schedule: list[tuple[str, str]]):
+def _played_so_far(saved: Path, command: str, schedule: list[tuple[str, str]], games: int):
     """(the pairs a stopped ladder saved, its wall time), when `saved` holds this command's
-    first pairs of `schedule` (the (a, b) of each pair to play, in order); ValueError, one line,
-    when it does not exist, is not such a file, or holds another ladder."""
+    first pairs of `schedule` (the (a, b) of each pair to play, in order), each of `games`
+    games; ValueError, one line, when it does not exist, is not such a file, or holds another
+    ladder: checked before any game, so a damaged file never costs the games after it."""
     if not saved.exists():
+        if any((saved.parent / name).exists() for name in REPORT_FILES):
+            raise ValueError(f"--resume: {saved.parent} holds a finished ladder: nothing to resume")
         raise ValueError(f"--resume: {saved} does not exist (no stopped ladder there)")
     try:
         report = json.loads(saved.read_text(encoding="utf-8"))
-        pairs, wall = report["pairs"], float(report["wall_seconds"])
+        pairs, wall = report["pairs"], files.saved_seconds(report["wall_seconds"], "wall_seconds")
         played = [(p["a"], p["b"]) for p in pairs]
         for p in pairs:
-            PairResult(p["a"], p["b"], int(p["wins"]), int(p["draws"]), int(p["losses"]))
+            counts = [files.saved_count(p[f], f, games) for f in ("wins", "draws", "losses")]
+            if sum(counts) != games:
+                raise ValueError(f"{p['a']} vs {p['b']} has {sum(counts)} games, not {games}")
+            files.saved_seconds(p["seconds"], "seconds")
     except (OSError, ValueError, TypeError, KeyError) as error:  # JSON errors are ValueErrors
-        raise ValueError(f"--resume: {saved} is not a ladder's saved games ({error!r})") from None
-    if report.get("command") != command:
+        raise ValueError(f"--resume: {saved} is not a ladder's saved games ({error})") from None
+    if _without_out(report.get("command")) != _without_out(command):
         raise ValueError(f"--resume: {saved} holds another ladder: {report.get('command')}")
     if played != schedule[: len(played)]:
         raise ValueError(f"--resume: {saved} holds pairs this ladder does not play in that order")
@@ -510,11 +530,14 @@ def _played_so_far(saved: Path, command: str, schedule: list[tuple[str, str]]):
     return pairs, wall
 
 
+def _without_out(command) -> str | None:
+    """The command less its --out (the last option): the folder the file was found in is the
+    one asked for, however it was spelt (`d`, `./d/`, an absolute path)."""
+    return command.split(" --out ")[0] if isinstance(command, str) else None
+
+
 def _write_json(path: Path, report: dict) -> None:
-    """Writes through a temporary file: a stop while writing leaves the previous file whole."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    partial.replace(path)
+    files.write_whole(path, json.dumps(report, indent=2) + "\n")
 
 
 def _keep_games(report: dict, out: Path | None) -> str:
@@ -623,5 +646,6 @@ def _command_line(args: argparse.Namespace) -> str:
         words += ["--batch-size", str(args.batch_size)]
     if args.prior_draws != DEFAULT_PRIOR_DRAWS:
         words += ["--prior-draws", f"{args.prior_draws:g}"]
-    words += ["--out", str(args.out)]
+    if args.out is not None:
+        words += ["--out", os.path.normpath(args.out)]
     return " ".join(words)

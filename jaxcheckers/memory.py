@@ -10,7 +10,7 @@ import os
 import jax
 import jax.numpy as jnp
 
-__all__ = ["state_bytes", "free_memory", "too_large"]
+__all__ = ["state_bytes", "free_memory", "too_large", "check_batch"]
 
 
 def state_bytes(env) -> int:
@@ -45,3 +45,18 @@ def too_large(needed: int, what: str) -> str | None:
         f"{what} need about {needed / 2**30:.1f} GiB, more than the "
         f"{available / 2**30:.1f} GiB free on the {where}"
     )
+
+
+SMALL_BATCH = 10_000  # games at once that fit anywhere: 120 MB of chess States, four copies
+
+
+def check_batch(env, games: int, batch_size: int | None) -> None:
+    """ValueError, one line, when a match's batch (`batch_size`, default all `games` at once)
+    cannot fit: its States, the next ones and the agents' masks and keys, four copies on the
+    safe side (a search agent's own work is not counted). Run before anything is allocated."""
+    at_once = min(batch_size or games, games)
+    if at_once <= SMALL_BATCH:  # not worth the trace that measures a State
+        return
+    refused = too_large(4 * at_once * state_bytes(env), f"{at_once:,} games at once")
+    if refused:
+        raise ValueError(f"{refused}; give a smaller --batch-size")

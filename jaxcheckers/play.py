@@ -42,6 +42,7 @@ from jaxcheckers.argtypes import (
 from jaxcheckers.core import compiled_step
 
 HUMAN = "human"
+MAX_TYPED = 200  # characters; the longest move typed (a king's many-hop capture) is shorter
 COMMANDS_HELP = "? lists the legal moves, undo takes back your move, quit ends the game"
 
 __all__ = [
@@ -71,6 +72,7 @@ class Style:
 
 
 # -- reading what a person types --
+
 
 def _command(text: str) -> str | None:
     """The command `text` names ("quit", "help", "undo"), or None; ValueError if empty."""
@@ -142,6 +144,9 @@ class Notation:
         command = _command(text)
         if command:
             return command, []
+        typed = text.strip()
+        if len(typed) > MAX_TYPED:  # a paste, not a move: no 5,000-digit number read or echoed
+            raise ValueError(f"could not read {typed[:20]!r}... ({len(typed):,} characters)")
         return "move", (self.spec.parse_move or _parse_action)(env, state, text)
 
     def legal_moves_text(self, env, state) -> str:
@@ -186,7 +191,7 @@ def play_in_terminal(
     state,
     *,
     read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
+    write: Callable[[str], None] = lambda text: print(text, flush=True),
     style: Style = Style(),
     key: jax.Array | None = None,
     delay: float = 0.0,
@@ -194,7 +199,8 @@ def play_in_terminal(
 ) -> tuple[object, records.GameRecord]:
     """Plays until the game ends or a person quits. Returns the last state and the game record.
 
-    `notation` defaults to that of `env`'s game (`notation_of`).
+    `notation` defaults to that of `env`'s game (`notation_of`). `write` prints and flushes
+    by default: piped (to `tee`, a test), the board is out before an agent thinks.
     """
     key = jax.random.key(0) if key is None else key
     text = notation_of(env) if notation is None else notation
@@ -209,61 +215,56 @@ def play_in_terminal(
         write("\n".join(text.board_lines(state, style)))
         write(_status(state, seats, text))
 
-    show()
-    while not bool(state.terminated | state.truncated):
-        player = int(state.current_player)
-        turn_start = text.turn_start(state)
-        if acts[player] is not None:
-            key, subkey = jax.random.split(key)
-            try:
+    try:
+        show()
+        while not bool(state.terminated | state.truncated):
+            player = int(state.current_player)
+            turn_start = text.turn_start(state)
+            if acts[player] is not None:
+                key, subkey = jax.random.split(key)
                 hops = [int(acts[player](state, subkey))]
-            except KeyboardInterrupt:  # Ctrl-C while an agent thinks: the game so far is kept
-                write("\ninterrupted")
-                break
-        else:
-            try:
-                line = read(f"{text.names[player]} ({seats[player].name})> ")
-            except (EOFError, KeyboardInterrupt):
-                write("\ngoodbye")
-                break
-            try:
-                what, hops = text.interpret(line, state, env)
-            except ValueError as error:
-                unreadable = str(error).startswith(("could not read", "nothing typed"))
-                write(f"{error}; {text.help if unreadable else '? lists the legal moves'}")
-                continue
-            if what == "quit":
-                write("game abandoned")
-                break
-            if what == "help":
-                write(text.legal_moves_text(env, state))
-                continue
-            if what == "undo":
-                back = _undo(history, seats, mid_capture=not turn_start)
-                if back is None:
-                    write("nothing to undo")
-                    continue
-                state = back.state
-                del moves[back.moves :], movers[back.moves :]
-                write("taken back")
-                show()
-                continue
-        if turn_start:
-            history.append(_Snapshot(state, len(moves)))
-        for action in hops:
-            text.write(env, moves, movers, state, action)
-            state = step(state, jnp.int32(action))
-        turn_over = text.turn_start(state) or bool(state.terminated | state.truncated)
-        if acts[player] is not None and turn_over:
-            write(f"{text.names[player]} plays {moves[-1]}")
-            if delay:
+            else:
                 try:
-                    time.sleep(delay)
-                except KeyboardInterrupt:
-                    write("\ninterrupted")
+                    line = read(f"{text.names[player]} ({seats[player].name})> ")
+                except (EOFError, KeyboardInterrupt):
+                    write("\ngoodbye")
                     break
-        if turn_over or acts[player] is None:
-            show()
+                try:
+                    what, hops = text.interpret(line, state, env)
+                except ValueError as error:
+                    unreadable = str(error).startswith(("could not read", "nothing typed"))
+                    write(f"{error}; {text.help if unreadable else '? lists the legal moves'}")
+                    continue
+                if what == "quit":
+                    write("game abandoned")
+                    break
+                if what == "help":
+                    write(text.legal_moves_text(env, state))
+                    continue
+                if what == "undo":
+                    back = _undo(history, seats, mid_capture=not turn_start)
+                    if back is None:
+                        write("nothing to undo")
+                        continue
+                    state = back.state
+                    del moves[back.moves :], movers[back.moves :]
+                    write("taken back")
+                    show()
+                    continue
+            if turn_start:
+                history.append(_Snapshot(state, len(moves)))
+            for action in hops:
+                text.write(env, moves, movers, state, action)
+                state = step(state, jnp.int32(action))
+            turn_over = text.turn_start(state) or bool(state.terminated | state.truncated)
+            if acts[player] is not None and turn_over:
+                write(f"{text.names[player]} plays {moves[-1]}")
+                if delay:
+                    time.sleep(delay)
+            if turn_over or acts[player] is None:
+                show()
+    except KeyboardInterrupt:  # Ctrl-C whenever an agent thinks (compiles, searches), or
+        write("\ninterrupted")  # between moves: the game so far is kept
 
     return state, text.record(env, start, seats, moves, movers, text.result(state))
 

@@ -3,6 +3,9 @@ like: a non-zero exit and one line on stderr, no traceback."""
 
 from __future__ import annotations
 
+import pytest
+
+from jaxcheckers.argtypes import check_writable_folder
 from jaxcheckers.cli import main
 
 
@@ -23,3 +26,13 @@ def assert_one_line_error(status, err: str, *words: str) -> None:
     assert len(lines) == 1, err
     for word in words:
         assert word in lines[0], lines[0]
+
+
+def unwritable_folder() -> str:
+    """A folder this process cannot write in, root too (chmod does not stop root): sysfs's
+    root, where making a file is refused to every user; skips the test where it is not."""
+    try:
+        check_writable_folder("/sys")
+    except ValueError:
+        return "/sys"
+    pytest.skip("/sys is writable here")

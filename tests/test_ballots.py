@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -12,15 +16,17 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers import arena
+from jaxcheckers import arena, files
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import ballots, pdn
 from jaxcheckers.checkers.render import legal_moves
 from jaxcheckers.cli import main
 from jaxcheckers.core import compiled_step
 from jaxcheckers.games import spec
+from tests.cli_helpers import unwritable_folder
 
 ENV = jaxcheckers.make("checkers")
+ROOT = Path(__file__).resolve().parents[1]  # where `python -m benchmarks.ballots` runs
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +169,12 @@ def test_the_ballots_script_resumes_a_stopped_match_with_the_same_games(
         run(*options, str(stopped))
     assert "holds a stopped match: add --resume" in capsys.readouterr().err
     damaged = tmp_path / "damaged.json"
-    for text in ("{", "[]", '{"command": "x"}'):  # with or without --resume: one line, no traceback
+    wrongly_typed = [  # tracebacks once resumed: "games" a string, "wall_seconds" null
+        json.dumps({**cut, "games": "abc"}),
+        json.dumps({**cut, "wall_seconds": None}),
+        json.dumps({**cut, "games_played": "4"}),
+    ]
+    for text in ("{", "[]", '{"command": "x"}', *wrongly_typed):  # one line, no traceback
         damaged.write_text(text)
         for resume in ((), ("--resume",)):
             with pytest.raises(SystemExit):
@@ -176,3 +187,94 @@ def test_the_ballots_script_resumes_a_stopped_match_with_the_same_games(
     with pytest.raises(SystemExit) as done:  # nothing left: one line, success
         run(*options, str(stopped), "--resume")
     assert done.value.code == 0 and "nothing to resume" in capsys.readouterr().err
+
+
+def _run_script(monkeypatch, capsys, *argv) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of `python -m benchmarks.ballots ARGV`, in this process."""
+    from benchmarks import ballots as script
+
+    monkeypatch.setattr(sys, "argv", ["ballots", *argv])
+    try:
+        status = script.main()
+    except SystemExit as exit_:
+        status = exit_.code
+    return status, *capsys.readouterr()
+
+
+def test_the_ballots_script_loses_no_match_to_a_second_run_ctrl_c_or_a_rerun(
+    tmp_path, monkeypatch, capsys
+):
+    """Two processes on one file both played and wrote it, a rerun over a complete match wrote
+    over it, Ctrl-C was a traceback. Real processes and signals: the first is stopped (SIGSTOP)
+    while the second tries, and again when it gets SIGINT, so nothing depends on timing."""
+    out = tmp_path / "match.json"
+    argv = ["random", "random", "--games", "80", "--batch-size", "2", "--seed", "3"]
+    command = [sys.executable, "-m", "benchmarks.ballots", *argv, "--out", str(out)]
+    first = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+    def wait_for(path):
+        deadline = time.monotonic() + 120
+        while not path.exists():
+            assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+            time.sleep(0.01)
+        first.send_signal(signal.SIGSTOP)
+
+    wait_for(out.with_name(out.name + ".lock"))  # it holds the file, before its first game
+    try:
+        status, _, err = _run_script(monkeypatch, capsys, *argv, "--out", str(out))
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert status == 2 and err.count("\n") == 1 and f"{out} is in use: process {first.pid}" in err
+    wait_for(out)  # its first batch is saved
+    first.send_signal(signal.SIGINT)  # delivered as it goes on
+    first.send_signal(signal.SIGCONT)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 130 and "Traceback" not in err, err
+    kept = json.loads(out.read_text())
+    line = f"stopped after {kept['games_played']} of 80 games, kept in {out}"
+    assert err.strip().splitlines()[-1] == f"ballots: {line} (--resume plays the rest)"
+    assert 0 < kept["games_played"] < 80 and not kept["complete"]
+
+    # (Resuming is tested above.) Run again over a complete match: refused, the file kept.
+    whole = json.dumps({**kept, "complete": True})
+    out.write_text(whole)
+    status, _, err = _run_script(monkeypatch, capsys, *argv, "--out", str(out))
+    played = kept["games_played"]
+    assert (
+        status == 2 and f"holds a complete match ({played} games), which is not overwritten" in err
+    )
+    assert out.read_text() == whole
+
+
+def test_the_ballots_script_refuses_before_any_game(tmp_path, monkeypatch, capsys):
+    (tmp_path / "file").write_text("")
+    for argv, message in [
+        (["--games", "47"], "--games 47: each ballot is played with both colours"),
+        (["--games", "99999999999"], "must be at most 1,000,000"),
+        (["--out", str(tmp_path / "file" / "m.json")], "is a file, not a folder"),
+        (["--out", ""], "an empty file name"),
+        (["--out", f"{unwritable_folder()}/m.json"], "cannot write in /sys"),  # after a batch
+        (["--out", "/dev/null"], "/dev/null is not a file"),  # replaced by a file, as root
+    ]:
+        status, _, err = _run_script(monkeypatch, capsys, "random", "random", *argv)
+        assert status == 2 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "file" / "m.json").exists()
+
+
+def test_the_ballots_table_leaves_out_a_damaged_file_in_one_line(tmp_path, monkeypatch, capsys):
+    from benchmarks import ballots as script
+
+    monkeypatch.setattr(script, "RESULTS", tmp_path)
+    argv = ["random", "random", "--games", "2", "--out", str(tmp_path / "a.json")]
+    with monkeypatch.context() as full:  # the disk fills after the check: one line, no traceback
+        full.setattr(files, "write_whole", lambda *_: (_ for _ in ()).throw(OSError(28, "full")))
+        status, _, err = _run_script(monkeypatch, capsys, *argv)
+    assert status == 2 and "could not save to" in err and "Traceback" not in err, err
+    assert _run_script(monkeypatch, capsys, *argv)[0] == 0
+    (tmp_path / "b.json").write_text('{"command": "x"}')
+    status, out, err = _run_script(monkeypatch, capsys, "--table")
+    assert status == 1 and err.count("\n") == 1 and f"left out {tmp_path / 'b.json'}" in err
+    rows = out.splitlines()[2:]
+    assert len(rows) == 1 and rows[0].startswith("| `random` | `random` | 2 |")

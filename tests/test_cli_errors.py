@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from jaxcheckers import argtypes, memory
-from tests.cli_helpers import assert_one_line_error, run_cli
+from tests.cli_helpers import assert_one_line_error, run_cli, unwritable_folder
 
 BAD = {
     "perft board size 7": (["perft", "--board-size", "7", "--depth", "1"], "board_size"),
@@ -36,6 +36,16 @@ BAD = {
     "play huge seed": (["play", "--seed", "9" * 20], "--seed"),
     "play unwritable pdn": (["play", "--pdn", "/proc/nowhere/g.pdn"], "/proc/nowhere/g.pdn"),
     "demo batch -1": (["demo", "--batch", "-1"], "--batch"),
+    # Numbers too large to play: refused by the argument type, before anything is allocated
+    # (an OverflowError, a 373 GiB ArrayMemoryError traceback).
+    "demo steps 3e9": (["demo", "--steps", "3000000000"], "at most 1,000,000"),
+    "arena games 1e11": (["arena", "random", "random", "--games", "99999999999"], "at most"),
+    "ladder games 1e11": (["ladder", "random", "alphabeta:1", "--games", "99999999999"], "most"),
+    "ladder out empty": (["ladder", "random", "alphabeta:1", "--out", ""], "empty folder name"),
+    "ladder out in a file": (
+        ["ladder", "random", "alphabeta:1", "--games", "2", "--out", "/proc/version/d"],
+        "cannot write in /proc/version/d",
+    ),
     "demo huge seed": (["demo", "--seed", "9" * 20], "--seed"),
 }
 
@@ -72,6 +82,8 @@ def test_alphabeta_max_depth_is_built(capsys):
         (argtypes.seed, str(2**32)),
         (argtypes.positive_int_list, "256,0"),
         (argtypes.positive_int_list, "256,"),
+        (argtypes.games_count, str(argtypes.MAX_GAMES + 1)),
+        (argtypes.steps_count, str(argtypes.MAX_STEPS + 1)),
     ],
 )
 def test_the_argument_types_refuse(kind, text):
@@ -84,6 +96,36 @@ def test_the_argument_types_accept():
     assert argtypes.seed(str(argtypes.MAX_SEED)) == argtypes.MAX_SEED
     assert argtypes.non_negative_float("0") == 0.0
     assert math.isclose(argtypes.fraction("0.25"), 0.25)
+
+
+def test_a_pasted_huge_number_is_refused_in_a_short_line():
+    """Python's "Exceeds the limit (4300 digits)" message (and the 5,000 digits) kept out."""
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        argtypes.games_count("9" * 5000)
+    assert "5,000 characters" in str(refused.value) and len(str(refused.value)) < 120
+    assert argtypes.games_count(str(argtypes.MAX_GAMES)) == argtypes.MAX_GAMES
+
+
+def test_check_writable_folder_makes_it_and_refuses_what_cannot_hold_files(tmp_path):
+    folder = tmp_path / "a" / "b"
+    assert argtypes.check_writable_folder(folder) == folder and folder.is_dir()
+    assert not any(folder.iterdir())  # the test file is gone
+    (tmp_path / "file").write_text("")
+    for path, message in [
+        (tmp_path / "file", "is a file, not a folder"),
+        (tmp_path / "file" / "d", "Not a directory"),
+        ("", "an empty folder name"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            argtypes.check_writable_folder(path)
+
+
+def test_a_ladder_into_a_read_only_folder_is_refused_before_any_game(capsys):
+    """It played a pair, then lost it when it could not save it."""
+    out = unwritable_folder()
+    argv = ["ladder", "--game", "tictactoe", "random", "perfect", "--games", "2", "--no-plot"]
+    status, _, err = run_cli([*argv, "--out", out], capsys)
+    assert_one_line_error(status, err, f"cannot write in {out}")  # no "random vs perfect" line
 
 
 def test_check_writable_leaves_no_file(tmp_path):
@@ -109,6 +151,18 @@ def test_perft_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
     status, out, err = run_cli(["perft", "--board-size", "6", "--depth", "4"], capsys)
     assert "depth  1:" in out and "depth  2:" in out and "depth  3:" not in out
     assert_one_line_error(status, err, "stopped before depth 3", "GiB")
+
+
+@pytest.mark.parametrize("command", ["arena", "ladder"])
+def test_a_match_batch_the_memory_cannot_hold_is_refused_before_any_game(
+    command, capsys, monkeypatch
+):
+    """All --games at once by default: a million chess games is 12 GiB of States."""
+    monkeypatch.setattr(memory, "free_memory", lambda: (2**20, "host"))  # pretend 1 MiB is free
+    argv = [command, "--game", "tictactoe", "random", "perfect", "--games", "20000"]
+    status, out, err = run_cli(argv, capsys)
+    assert_one_line_error(status, err, "20,000 games at once need about", "--batch-size")
+    assert "vs" not in out
 
 
 def test_demo_refuses_a_batch_the_memory_cannot_hold_before_it_allocates(capsys):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
+import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from jaxcheckers import ladder
 from jaxcheckers.cli import main
 from jaxcheckers.ladder import PairResult, expected_score, fit_ratings
+from tests.cli_helpers import assert_one_line_error, run_cli
 
 TRUE = {"random": 0.0, "weak": 150.0, "mid": 400.0, "strong": 700.0}
 
@@ -298,21 +302,70 @@ def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladde
     good = saved.read_text()
     swapped = json.loads(good)
     swapped["pairs"][0].update(a=swapped["pairs"][0]["b"], b=swapped["pairs"][0]["a"])
+    damaged = [  # each read before any game is played (they died in the fit, after them)
+        (["pairs", 0, "wins"], "1", "wins must be an integer from 0 to 4, got '1'"),
+        (["pairs", 0, "wins"], 10**400, "wins must be an integer from 0 to 4, got 1000"),
+        (["pairs", 0, "wins"], 4, "random vs perfect has 8 games, not 4"),  # random never wins
+        (["wall_seconds"], None, "wall_seconds must be a number of seconds"),
+    ]
     for text, message in [
         (good[: len(good) // 2], "is not a ladder's saved games"),
         (json.dumps(swapped), "holds pairs this ladder does not play in that order"),
+        *((_changed(good, where, value), message) for where, value, message in damaged),
     ]:
         saved.write_text(text)
         assert main([*argv, str(out), "--resume"]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and message in err
+        assert err.count("\n") == 1 and message in err, err
     saved.write_text(good)
 
-    assert main([*argv, str(out), "--resume"]) == 0
+    # The folder spelt another way is the same folder (it was "another ladder").
+    assert main([*argv, f"{out}/./", "--resume"]) == 0
     assert "resuming: 1 of 3 pairs played" in capsys.readouterr().err
     resumed = json.loads((out / "ladder.json").read_text())
     assert counts(resumed) == counts(whole) and resumed["ratings"] == whole["ratings"]
     assert not (out / ladder.GAMES_FILE).exists()
+
+
+def _changed(text: str, where: list, value) -> str:
+    """The JSON `text` with the field at the path `where` set to `value`."""
+    data = json.loads(text)
+    inner = data
+    for step in where[:-1]:
+        inner = inner[step]
+    inner[where[-1]] = value
+    return json.dumps(data)
+
+
+def test_a_second_ladder_into_a_folder_in_use_or_finished_is_refused(tmp_path, capsys):
+    """Two ladders on one --out both finished, the first's report lost; a ladder over a
+    finished one replaced it. A real second process holds the folder here, stopped (SIGSTOP)
+    while the other tries, so that neither finishes first by chance."""
+    out = tmp_path / "out"
+    argv = ["ladder", "--game", "tictactoe", "random", "perfect", "--games", "2", "--no-plot"]
+    command = [sys.executable, "-m", "jaxcheckers.cli", *argv, "--out", str(out)]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lock = out / ladder.LOCK_FILE
+    deadline = time.monotonic() + 120
+    while not lock.exists():
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.02)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        status, _, err = run_cli([*argv, "--out", str(out)], capsys)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert_one_line_error(status, err, f"{out} is in use: process {first.pid}")
+    _, first_err = first.communicate(timeout=120)
+    assert first.returncode == 0, first_err
+    report = (out / "ladder.json").read_text()
+    assert not lock.exists()  # released
+
+    status, _, err = run_cli([*argv, "--out", f"{out}/"], capsys)
+    assert_one_line_error(status, err, "holds a finished ladder", "give another --out")
+    assert (out / "ladder.json").read_text() == report
+    status, _, err = run_cli([*argv, "--out", str(out), "--resume"], capsys)
+    assert_one_line_error(status, err, "holds a finished ladder: nothing to resume")
 
 
 def test_resume_needs_the_folder_a_ladder_saved_to(tmp_path, capsys):

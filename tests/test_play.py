@@ -232,7 +232,7 @@ def test_a_record_is_never_overwritten_and_an_empty_name_is_refused(tmp_path, ca
     from jaxcheckers.cli import main
 
     earlier = tmp_path / "earlier.pdn"
-    earlier.write_text("[Event \"kept\"]\n")
+    earlier.write_text('[Event "kept"]\n')
     assert main(["play", "--black", "random", "--white", "random", "--pdn", str(earlier)]) == 2
     assert main(["play", "--fen", "", "--black", "random", "--white", "random"]) == 2
     assert main(["arena", "random", "random", "--games", "2", "--pdn", str(earlier)]) == 2
@@ -257,21 +257,30 @@ def test_arena_games_that_cannot_be_saved_go_to_the_screen(capsys):
 
 def test_ctrl_c_while_a_deep_search_thinks_saves_the_game_and_exits_at_once(tmp_path):
     """A real SIGINT during alphabeta:8's compile or search: the game is saved and the process
-    ends at once (it crashed, or waited for the search, while the interpreter shut down)."""
+    ends at once (it crashed, or waited for the search, while the interpreter shut down).
+
+    The signal goes as soon as the agent's turn is announced, and the process compiles the
+    search anew (a cache of its own), which takes seconds on any machine: it lands in the
+    agent's turn however loaded the machine is (after a fixed sleep it could land after the
+    search, at the person's prompt, or before it)."""
+    import os
     import signal
     import time
 
     record = tmp_path / "game.pdn"
     command = [sys.executable, "-m", "jaxcheckers.cli", "play", "--black", "alphabeta:8"]
     command += ["--white", "human", "--ascii", "--pdn", str(record)]
+    environment = {**os.environ, "JAX_COMPILATION_CACHE_DIR": str(tmp_path / "cache")}
     process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
     )
     for line in process.stdout:
         if "black (alphabeta:8) to move" in line:
-            # Into the search (its compile takes a few seconds here): the old exit crashed
-            # (SIGSEGV) when the signal came while the search ran.
-            time.sleep(6.0)
             process.send_signal(signal.SIGINT)
             break
     sent = time.monotonic()
@@ -280,6 +289,20 @@ def test_ctrl_c_while_a_deep_search_thinks_saves_the_game_and_exits_at_once(tmp_
     assert process.returncode == 0, (process.returncode, err)
     assert "interrupted" in out and f"game saved to {record}" in out
     assert '[Result "*"]' in record.read_text()
+
+
+def test_a_pasted_5000_digit_move_is_not_a_move(capsys):
+    """It printed Python's "Exceeds the limit (4300 digits)" message, or echoed all the digits."""
+    from jaxcheckers import play
+
+    env = jaxcheckers.make("checkers")
+    seats = (play.Seat("human"), play.Seat("human"))
+    for typed in ("1" * 5000 + ",3 4,5", "1" * 5000 + "-15", "1" * 5000):
+        read = iter([typed, "quit"]).__next__
+        play.play_in_terminal(env, seats, env.reset(jax.random.key(0)), read=lambda _, r=read: r())
+        answer = capsys.readouterr().out.splitlines()[-2]
+        assert answer.startswith("could not read '11111") and " characters);" in answer
+        assert "type a move like 11-15" in answer and len(answer) < 300
 
 
 @pytest.mark.parametrize(

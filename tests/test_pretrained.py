@@ -199,3 +199,18 @@ def test_the_search_is_asked_game_by_game():
     """On a CPU a match asks it only in the games where it is to move, one at a time (how
     act_where treats such agents is tested with alpha-beta and in test_arena)."""
     assert make_agent("mcts:ppo:pretrained:4", ENV).game_by_game
+
+
+def test_a_shipped_network_whose_settings_are_damaged_is_refused_in_one_line(tmp_path):
+    """A settings file of `[]` raised TypeError when loaded and AttributeError when the games
+    with a network were listed (the other networks' listing included)."""
+    import shutil
+
+    shutil.copytree(pretrained.DIRECTORY, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "checkers.json").write_text("[]")
+    assert "checkers" not in pretrained.games(directory=tmp_path)
+    assert "chess" in pretrained.games(directory=tmp_path)
+    with pytest.raises(ValueError) as refused:
+        pretrained.load(directory=tmp_path, game="checkers")
+    assert "\n" not in str(refused.value)
+    pretrained.load(directory=tmp_path, game="chess")  # the other network still loads

@@ -9,10 +9,7 @@ PRNG key, update count, and what else the trainer's TrainState holds) and
 from __future__ import annotations
 
 import collections
-import contextlib
 import json
-import os
-import socket
 import sys
 import time
 from pathlib import Path
@@ -24,6 +21,7 @@ from flax import serialization
 from jax.experimental import multihost_utils
 from jaxcheckers.training.config import config_from_json, config_to_json
 
+from jaxcheckers import files
 from jaxcheckers.agents import policy, pretrained
 from jaxcheckers.checkpoints import (
     CHECKPOINT_DIR,
@@ -292,54 +290,10 @@ def _mkdir(path: Path, exist_ok: bool) -> bool:
 LOCK_FILE = "train.lock"  # in the run directory: "HOST PID" of the process training in it
 
 
-@contextlib.contextmanager
 def run_lock(run_dir: str | Path):
     """Holds the run directory for this process while it trains: ValueError if another live
     process holds it; a lock left by a process that is gone (killed) is replaced, with a word."""
-    path = Path(run_dir) / LOCK_FILE
-    while True:
-        try:
-            descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            host, pid = _lock_holder(path)
-            if host != socket.gethostname():
-                raise ValueError(
-                    f"{run_dir} is locked by process {pid} on {host}; if that run has ended, "
-                    f"remove {path}"
-                ) from None
-            if pid is not None and _alive(pid):
-                raise ValueError(
-                    f"{run_dir} is in use: process {pid} is training in it (lock {path})"
-                ) from None
-            stale = f"{path}: replaced the stale lock of process {pid}, no longer running"
-            print(stale, file=sys.stderr)
-            path.unlink(missing_ok=True)
-            continue
-        with os.fdopen(descriptor, "w") as file:
-            file.write(f"{socket.gethostname()} {os.getpid()}\n")
-        break
-    try:
-        yield path
-    finally:
-        path.unlink(missing_ok=True)
-
-
-def _lock_holder(path: Path) -> tuple[str | None, int | None]:
-    try:
-        host, pid = path.read_text().split()
-        return host, int(pid)
-    except (OSError, ValueError):  # being written, or garbage: as a lock of this host, no pid
-        return socket.gethostname(), None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's live process
-        return True
-    return True
+    return files.lock(Path(run_dir) / LOCK_FILE, run_dir, "training in it")
 
 
 # -- the networks that ship with the package ------------------------------------------------

@@ -123,7 +123,13 @@ class PlainNetwork:
 
 def plain_network(settings: dict) -> tuple[PlainNetwork, Any]:
     """(network, env) of run settings (`config.json`, or a shipped network's JSON): the game they
-    name with its options, and the network's shape."""
+    name with its options, and the network's shape. ValueError, one line, for settings that are
+    not an object naming a game (a damaged file: `[]`)."""
+    if not isinstance(settings, dict) or not isinstance(settings.get("game"), str):
+        shown = repr(settings)[:40]
+        raise ValueError(f"a network's settings must be an object naming its game, not {shown}")
+    if not isinstance(settings.get("env_options", {}), dict):
+        raise ValueError("a network's env_options must be a JSON object")
     env = make(settings["game"], **settings.get("env_options", {}))
     options = network_options(settings)
     network = options.get("network", "mlp")

@@ -57,8 +57,11 @@ def games(name: str = NAME, directory: Path = DIRECTORY) -> list[str]:
     """The games for which a network called `name` ships."""
     found = []
     for path in sorted(Path(directory).glob("*.json")):
-        game = json.loads(path.read_text()).get("game")
-        if game is not None and path.stem == stem(name, game):
+        try:
+            game = json.loads(path.read_text()).get("game")
+        except (OSError, ValueError, AttributeError):  # damaged (`[]`): `load` says how
+            continue
+        if isinstance(game, str) and path.stem == stem(name, game):
             found.append(game)
     return found
 
