@@ -100,6 +100,7 @@ OVERRIDES = {
     "buffer_size": positive_int,
     "batch_size": positive_int,
     "gradient_steps": positive_int,
+    "compute_dtype": str,  # checked by the config (training/precision.py)
 }
 # What `--resume` may change: how long the run goes on and what it records. Everything else
 # shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.

@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxcheckers.training.precision import check_compute_dtype
+
 from jaxcheckers.agents.networks import NETWORKS
 
 __all__ = [
@@ -84,6 +86,9 @@ class TrainConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (256, 256)  # mlp: widths of the shared torso
     conv_channels: int = 64  # conv: channels of each 3x3 residual block
     conv_blocks: int = 4  # conv: residual blocks
+    # What the network computes in: "float32", or "bfloat16" (params, optimizer state and loss
+    # stay float32; training/precision.py).
+    compute_dtype: str = "float32"
 
     # -- opponents --------------------------------------------------------------------------------
     # Pure self-play by default. With opponent_fraction > 0 that share of the games has one seat
@@ -165,6 +170,7 @@ def _check_settings(
     """ValueError, naming the field, for the first setting of `config` out of its range (the
     checks every trainer's config shares)."""
     _check_types(config)
+    check_compute_dtype(config.compute_dtype)
     for name in positive:
         if getattr(config, name) < 1:
             raise ValueError(f"{name} must be positive, got {getattr(config, name)}")
@@ -288,6 +294,21 @@ PRESETS: dict[str, TrainConfig] = {
         log_every=10,
     ),
 }
+# The GPU recipe that benchmarks/gpu_suite.sh measures against "gpu": the same network and
+# opponents, computed in bfloat16 (training/precision.py), four times the games an update and
+# half the epochs over minibatches four times larger, so that each env step costs fewer
+# gradient steps. UNTUNED until measured on a GPU: its sizes are a first guess, to be chosen by
+# measured time to strength (benchmarks/time_to_strength.py), not by steps.
+PRESETS["gpu-fast"] = PRESETS["gpu"].replace(
+    num_envs=16_384,
+    rollout_length=32,
+    num_epochs=2,
+    num_minibatches=4,
+    compute_dtype="bfloat16",
+    eval_every=25,
+    checkpoint_every=50,
+    log_every=5,
+)
 
 
 @dataclass(frozen=True)
@@ -322,6 +343,7 @@ class AlphaZeroConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (256, 256)
     conv_channels: int = 64
     conv_blocks: int = 4
+    compute_dtype: str = "float32"  # as TrainConfig's
 
     # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
     eval_every: int = 25
@@ -422,6 +444,7 @@ class DistillConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (512, 512)
     conv_channels: int = 64
     conv_blocks: int = 4
+    compute_dtype: str = "float32"  # as TrainConfig's
 
     # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
     eval_every: int = 25
