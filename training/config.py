@@ -25,6 +25,9 @@ __all__ = [
     "AlphaZeroConfig",
     "DistillConfig",
     "PRESETS",
+    "ACCELERATOR_PRESETS",
+    "MEASURED_RATES",
+    "auto_preset",
     "ALPHAZERO_PRESETS",
     "DISTILL_PRESETS",
     "ALGORITHMS",
@@ -309,6 +312,34 @@ PRESETS["gpu-fast"] = PRESETS["gpu"].replace(
     checkpoint_every=50,
     log_every=5,
 )
+# Presets written for an accelerator: `jaxcheckers train` refuses them on a CPU unless told to
+# (--force-device), since an update takes minutes there.
+ACCELERATOR_PRESETS = ("gpu", "gpu-fast")
+
+# Env steps per second of whole runs (compiles, evaluations and checkpoints included), for the
+# time `jaxcheckers train` announces: (algo, preset, jax backend) -> rate, where measured.
+MEASURED_RATES: dict[tuple[str, str, str], float] = {
+    # 2.5 M steps in 4 min 39 s on the 2-core CPU, other jobs sharing it (docs/experiments.md)
+    ("ppo", "quick", "cpu"): 8_960,
+    # 40 M steps in 34.4 min on the same CPU (docs/experiments.md)
+    ("ppo", "long", "cpu"): 19_400,
+    # ppo:pretrained's run: 12.1 M steps in about an hour on the same CPU (docs/experiments.md)
+    ("ppo", "hour", "cpu"): 3_370,
+    # 18.4 M steps in about 346 s on one H200, two compiles and the evaluations in (issue 52)
+    ("ppo", "gpu", "gpu"): 53_000,
+}
+
+
+def auto_preset(algo: str, backend: str) -> tuple[str, dict[str, Any]]:
+    """`--preset auto`: the preset that fits the device jax uses (`jax.default_backend()`), and
+    the fields it changes. A CPU gets the quick preset; an accelerator the gpu preset cut to
+    about five minutes at its measured rate (MEASURED_RATES). The search trainer has one
+    recipe for both."""
+    if algo != "ppo" or backend == "cpu":
+        return "quick", {}
+    steps_per_update = PRESETS["gpu"].steps_per_update
+    updates = round(5 * 60 * MEASURED_RATES["ppo", "gpu", "gpu"] / steps_per_update)
+    return "gpu", {"total_steps": updates * steps_per_update}
 
 
 @dataclass(frozen=True)
