@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import jax
 
@@ -29,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkers-batch-sizes", type=int, nargs="+", default=[4096, 65536])
     parser.add_argument("--seconds", type=float, default=1.5, help="per run of each rollout")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", default=str(common.RESULTS_DIR / "device_speed.json"))
     args = parser.parse_args(argv)
 
     systems = [
@@ -52,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         "chess_vs_pgx": best[OURS_CHESS]["steps_per_s"] / best[PGX_CHESS]["steps_per_s"],
     }
     print(render_markdown(results))
-    path = common.RESULTS_DIR / "device_speed.json"
+    path = Path(args.out)
     path.write_text(json.dumps(results, indent=2, default=str))
     print(f"wrote {path}")
     return 0

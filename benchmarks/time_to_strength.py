@@ -30,13 +30,15 @@ import json
 import os
 import re
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
 
 import jax
+from jaxcheckers.training.checkpoints import read_config
 from jaxcheckers.training.cli import OVERRIDES
-from jaxcheckers.training.config import ALGORITHMS, config_to_json, preset
+from jaxcheckers.training.config import ALGORITHMS, algorithm_of, config_to_json, preset
 from jaxcheckers.training.evaluation import make_policy_evaluator
 from jaxcheckers.training.trainer import make_trainer
 
@@ -122,20 +124,32 @@ def run(
     chunk: int,
     started: float,
     run_dir: Path | None = None,
+    resume: Path | None = None,
+    on_point=lambda points: None,
+    stop=lambda: False,
     say=print,
+    about: dict | None = None,
 ) -> dict:
-    """Trains `config` for `minutes` of training clock and returns the entry's points (see the
-    module's docstring for the clock)."""
+    """Trains `config` for `minutes` more of training clock and returns the entry's points (see the
+    module's docstring for the clock). `resume`: a run directory this function left, continued
+    from its checkpoint, its points and its clock. `on_point(points)` after each point; `stop()`
+    ends the run after the chunk in flight (the run directory still saved, no last point);
+    `about` (its label and preset) is kept with the run directory's points."""
     trainer = make_trainer(config)
     scorers = make_scorers(trainer, against, eval_games, opening_plies)
-    budget = 60.0 * minutes
-    marks = sorted(m for m in marks if m < budget)
-    eval_s = 0.0
+    state = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
     points: list[dict] = []
+    offset = 0.0  # the training clock of earlier calls (a resumed run)
+    if resume is not None:
+        state, points = restore_run(resume, state)
+        offset = points[-1]["wall_s"] if points else 0.0
+    budget = offset + 60.0 * minutes
+    marks = sorted(m for m in marks if offset < m < budget)
+    eval_s = 0.0
     rows: list[dict] = []
 
     def clock() -> float:
-        return time.time() - started - eval_s
+        return offset + time.time() - started - eval_s
 
     def record(state) -> None:
         nonlocal eval_s
@@ -154,12 +168,12 @@ def run(
             "elapsed_s": round(time.time() - started, 2),
         }
         points.append(point)
+        on_point(points)
         shown = ", ".join(f"{spec} {r['score']:.3f}" for spec, r in scores.items())
         say(f"{wall:7.1f} s  update {updates:5d}  {point['env_steps']:>12,} steps  {shown}")
 
-    state = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
     next_mark = 0
-    while int(state.update_step) < config.num_updates and clock() < budget:
+    while int(state.update_step) < config.num_updates and clock() < budget and not stop():
         n = min(chunk, config.num_updates - int(state.update_step))
         state, metrics = trainer.run_updates(state, n)
         metrics = jax.device_get(metrics)  # waits for the chunk: the clock sees its end
@@ -169,27 +183,62 @@ def run(
             next_mark += 1
         if crossed and int(state.update_step) < config.num_updates and clock() < budget:
             record(state)
-    record(state)
-    if run_dir is not None:
-        save_run(run_dir, config, state, rows)
+    if not stop():
+        record(state)
+    if run_dir is not None or resume is not None:
+        saved = {**(about or {}), "points": points}
+        save_run(resume or run_dir, config, state, rows, saved, fresh=resume is None)
+        say(f"run directory: {resume or run_dir}")
     return {"points": points, "marks_s": marks, "minutes": minutes}
 
 
-def save_run(run_dir: Path, config, state, rows: list[dict]) -> None:
-    """A run directory `jaxcheckers train --resume` continues: its config, metrics and the
-    last state as a checkpoint."""
+_POINTS = "time_to_strength.json"  # a run directory's own points, for --resume
+
+
+def save_run(run_dir: Path, config, state, rows, saved: dict, fresh: bool = True) -> None:
+    """A run directory `jaxcheckers train --resume` (and this script's --resume) continues: its
+    config, metrics, points (`saved`, with its label and preset) and the last state as a
+    checkpoint."""
     from jaxcheckers.training.checkpoints import RunCheckpoints, new_run_dir, write_config
 
-    run_dir = new_run_dir(str(run_dir))
-    write_config(run_dir, config)
-    with open(run_dir / "metrics.jsonl", "w") as file:
+    if fresh:
+        run_dir = new_run_dir(str(run_dir))
+        write_config(run_dir, config)
+    with open(run_dir / "metrics.jsonl", "a") as file:
         for row in rows:
             file.write(json.dumps(row) + "\n")
+    (run_dir / _POINTS).write_text(json.dumps(saved, indent=2) + "\n")
     checkpoints = RunCheckpoints(run_dir)
     try:
-        checkpoints.save(int(state.update_step), state)
+        if checkpoints.latest_step() != int(state.update_step):
+            checkpoints.save(int(state.update_step), state)
     finally:
         checkpoints.close()
+
+
+def restore_run(run_dir: Path, state) -> tuple[object, list[dict]]:
+    """(the state of the run directory's latest checkpoint, its points so far)."""
+    points = saved_points(run_dir)["points"]
+    from jaxcheckers.training.checkpoints import RunCheckpoints
+
+    checkpoints = RunCheckpoints(run_dir)
+    try:
+        if checkpoints.latest_step() is None:
+            raise ValueError(f"{run_dir} has no checkpoint to resume from")
+        state = checkpoints.restore_state(state)
+    finally:
+        checkpoints.close()
+    return state, points
+
+
+def saved_points(run_dir: Path) -> dict:
+    """What a run directory keeps of its time to strength: label, preset, points."""
+    try:
+        saved = json.loads((run_dir / _POINTS).read_text())
+        saved["points"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ValueError(f"{run_dir} holds no {_POINTS}: not a time_to_strength run") from None
+    return saved
 
 
 def merge(path: Path, label: str, entry: dict) -> dict:
@@ -300,6 +349,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="results file (default: by device)")
     parser.add_argument("--run-dir", default=None, help="also leave a run directory here")
     parser.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        default=None,
+        help="continue a run directory --run-dir left, its clock and points, for --minutes more",
+    )
+    parser.add_argument(
         "--plot",
         action="store_true",
         help="only draw the figure from the results files, train nothing",
@@ -327,20 +382,54 @@ def main(argv: list[str] | None = None) -> int:
             if name not in fields:
                 parser.error(f"--{name.replace('_', '-')} is no setting of the {args.algo} trainer")
             changes[name] = value
+    if args.resume and (changes or args.run_dir):
+        parser.error("--resume continues the run's own settings: no train flags, no --run-dir")
+    name = args.preset
     try:
-        config = preset(args.preset, args.algo, **changes)
+        if args.resume:
+            config = read_config(Path(args.resume))
+            saved = saved_points(Path(args.resume))
+            name, label = saved.get("preset", name), saved.get("label")
+        else:
+            config = preset(args.preset, args.algo, **changes)
+            label = None
     except ValueError as error:
         parser.error(str(error))
+    algo = algorithm_of(config)
     device = device_name()
-    label = args.label or _label(args.algo, args.preset, changes)
+    label = args.label or label or _label(algo, name, changes)
     minutes = args.minutes
-    marks = args.marks or [60.0 * (i + 1) for i in range(int(minutes))]
+    marks = args.marks or [60.0 * (i + 1) for i in range(int(minutes) + 600)]  # a resume's too
     print(
-        f"{label} on {device} ({jax.devices()[0]}): {minutes:g} min, marks {marks} s, "
-        f"scored against {', '.join(args.against)} over {args.eval_games} games each"
+        f"{label} on {device} ({jax.devices()[0]}): {minutes:g} min more, marks from "
+        f"{min(marks):g} s, scored against {', '.join(args.against)} over {args.eval_games} "
+        "games each"
     )
+    entry = {
+        "label": label,
+        "algo": algo,
+        "preset": name,
+        "device": device,
+        "device_str": str(jax.devices()[0]),
+        "command": "python -m benchmarks.time_to_strength "
+        + shlex.join(sys.argv[1:] if argv is None else argv),
+        "clock": "wall_s: from the process's start, compiles included, evaluations excluded "
+        "(their time is eval_s); a resumed run's clock goes on from its last point",
+        "eval": {
+            "games": args.eval_games,
+            "opening_plies": args.eval_opening_plies,
+            "against": list(args.against),
+            "greedy": True,
+        },
+        "config": json.loads(config_to_json(config)),
+        "machine": machine(),
+    }
+    path = Path(args.out) if args.out else results_path(device)
+    # SIGTERM (a time box's `timeout`) ends the run after the chunk in flight, still saved.
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))
     try:
-        entry = run(
+        result = run(
             config,
             minutes=minutes,
             marks=marks,
@@ -350,33 +439,12 @@ def main(argv: list[str] | None = None) -> int:
             chunk=args.chunk or config.log_every,
             started=started,
             run_dir=Path(args.run_dir) if args.run_dir else None,
+            resume=Path(args.resume) if args.resume else None,
+            on_point=lambda points: merge(path, label, {**entry, "points": points}),
+            stop=lambda: bool(stopped),
+            about={"label": label, "preset": name},
         )
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    entry = {
-        "label": label,
-        "algo": args.algo,
-        "preset": args.preset,
-        "device": device,
-        "device_str": str(jax.devices()[0]),
-        "command": "python -m benchmarks.time_to_strength "
-        + shlex.join(sys.argv[1:] if argv is None else argv),
-        "clock": "wall_s: from the process's start, compiles included, evaluations excluded "
-        "(their time is eval_s)",
-        "eval": {
-            "games": args.eval_games,
-            "opening_plies": args.eval_opening_plies,
-            "against": list(args.against),
-            "greedy": True,
-        },
-        "config": json.loads(config_to_json(config)),
-        "machine": machine(),
-        **entry,
-    }
-    path = Path(args.out) if args.out else results_path(device)
-    try:
-        merge(path, label, entry)
+        merge(path, label, {**entry, **result})
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -61,7 +61,13 @@ def median_seconds(function, *args, runs: int = 5) -> float:
     return statistics.median(times)
 
 
-def measure(config, runs: int) -> dict:
+PIECES = ("env", "forward", "rollout", "learn", "update")
+
+
+def measure(config, runs: int, pieces=PIECES) -> dict:
+    """The timings of `pieces` (learn and update at least: the throughput and FLOP/s need them)
+    for `config`'s shapes, with the figures derived from them."""
+    pieces = tuple(dict.fromkeys(("learn", "update", *pieces)))
     trainer = make_trainer(config)
     env, steps = trainer.env, config.rollout_length
     state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
@@ -92,16 +98,19 @@ def measure(config, runs: int) -> dict:
     played = (state.params, state.snapshot_params, state.env_state, state.league, key)
     _, _, transitions, last_value = rollout(*played)
 
-    timings = {
-        "env": median_seconds(env_only, state.env_state, key, runs=runs),
-        "forward": median_seconds(forward_only, state.params, state.env_state, key, runs=runs),
-        "rollout": median_seconds(rollout, *played, runs=runs),
-        "learn": median_seconds(
+    update = jax.jit(lambda s: trainer.update(s)[1])  # no donation: the state is reused
+    timed = {
+        "env": lambda: median_seconds(env_only, state.env_state, key, runs=runs),
+        "forward": lambda: median_seconds(
+            forward_only, state.params, state.env_state, key, runs=runs
+        ),
+        "rollout": lambda: median_seconds(rollout, *played, runs=runs),
+        "learn": lambda: median_seconds(
             learn, state.params, state.opt_state, transitions, last_value, key, runs=runs
         ),
+        "update": lambda: median_seconds(update, state, runs=runs),
     }
-    update = jax.jit(lambda s: trainer.update(s)[1])  # no donation: the state is reused
-    timings["update"] = median_seconds(update, state, runs=runs)
+    timings = {name: timed[name]() for name in PIECES if name in pieces}
     env_steps = num_envs * steps
     learner_flops = 3 * forward_flops(trainer, state) * env_steps * config.num_epochs
     compute_dtype = getattr(config, "compute_dtype", "float32")
@@ -126,7 +135,9 @@ def measure(config, runs: int) -> dict:
         "env_steps_per_update": env_steps,
         "training_steps_per_s": env_steps / timings["update"],
         "share_of_update": {
-            name: timings[name] / timings["update"] for name in ("env", "forward", "learn")
+            name: timings[name] / timings["update"]
+            for name in ("env", "forward", "learn")
+            if name in timings
         },
         "learner_flops_per_update": learner_flops,
         "learner_flops_per_s": achieved,
@@ -195,20 +206,27 @@ def main(argv=None) -> None:
     parser.add_argument("--num-envs", type=int, default=None)
     parser.add_argument("--rollout-length", type=int, default=None)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--pieces",
+        nargs="+",
+        choices=PIECES,
+        default=PIECES,
+        help="what to time (learn and update always)",
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     changes = {"num_envs": args.num_envs} if args.num_envs else {}
     if args.rollout_length:
         changes["rollout_length"] = args.rollout_length
     if args.variants is None:
-        result = measure(preset(args.preset, **changes), args.runs)
+        result = measure(preset(args.preset, **changes), args.runs, args.pieces)
         print_result(f"preset {args.preset}", result)
         write(args.out or RESULTS, result)
         return
     results = []
     for name, dtype in args.variants:
         label = name + (f"@{dtype['compute_dtype']}" if dtype else "")
-        result = measure(preset(name, **{**changes, **dtype}), args.runs)
+        result = measure(preset(name, **{**changes, **dtype}), args.runs, args.pieces)
         print_result(label, result)
         results.append({"variant": label, **result})
     base = results[0]["training_steps_per_s"]

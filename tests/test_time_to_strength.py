@@ -4,9 +4,11 @@ results merged by label, the run directory it leaves, and the figure drawn from 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from jaxcheckers.training.checkpoints import RunCheckpoints, read_config
+from jaxcheckers.training.config import preset
 
 from benchmarks import time_to_strength as tts
 
@@ -44,7 +46,7 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
         assert result["wins"] + result["draws"] + result["losses"] == 8
         assert p["scores"]["random"] == pytest.approx((result["wins"] + result["draws"] / 2) / 8)
     # Evaluations are off the training clock: wall_s + eval_s is the plain wall-clock.
-    assert points[1]["eval_s"] > points[0]["eval_s"] > 0
+    assert points[1]["eval_s"] >= points[0]["eval_s"] > 0
     last = points[1]
     assert last["wall_s"] + points[0]["eval_s"] <= last["elapsed_s"] + 0.05
 
@@ -82,3 +84,36 @@ def test_a_bad_option_is_refused_before_training(capsys):
     with pytest.raises(SystemExit):
         tts.main(["--algo", "alphazero", "--gamma", "0.9"])
     assert "--gamma is no setting of the alphazero trainer" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_stopped_run_resumes_with_its_clock_and_points(tmp_path):
+    config = preset(
+        "quick", game="tictactoe", num_envs=16, rollout_length=8, hidden_sizes=(16,),
+        num_minibatches=2, total_steps=5 * 16 * 8,
+    )  # fmt: skip
+    calls = []
+
+    def stop_after_two_chunks() -> bool:  # asked before each chunk and once after the loop
+        calls.append(1)
+        return len(calls) > 2
+
+    started = time.time()
+    first = tts.run(
+        config, minutes=600, marks=[0.01], against=["random"], eval_games=8, opening_plies=2,
+        chunk=1, started=started, run_dir=tmp_path / "run", stop=stop_after_two_chunks,
+        about={"label": "tiny", "preset": "quick"},
+    )  # fmt: skip
+    assert [p["updates"] for p in first["points"]] == [1]  # the mark; no last point when stopped
+    out = tmp_path / "tts.json"
+    # A mark far off: this test's process started long before the run (its clock goes on from
+    # the last point plus the process's age).
+    argv = ["--resume", str(tmp_path / "run"), "--minutes", "600", "--marks", "1e6"]
+    argv += ["--against", "random", "--eval-games", "8", "--chunk", "1", "--out", str(out)]
+    assert tts.main(argv) == 0
+    (entry,) = json.loads(out.read_text())["runs"].values()
+    assert entry["label"] == "tiny" and entry["preset"] == "quick"
+    points = entry["points"]
+    assert [p["updates"] for p in points] == [1, 5]  # on from update 2 to the run's end
+    assert points[1]["wall_s"] > points[0]["wall_s"]
+    assert len((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()) == 5
