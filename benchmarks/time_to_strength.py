@@ -293,7 +293,7 @@ def plot(paths, out: Path) -> Path:
     axis.set_ylim(0, 1)
     axis.set_xlim(left=0)
     axis.grid(alpha=0.3)
-    axis.legend(fontsize=7)
+    axis.legend(fontsize=7, handlelength=3)
     axis.set_title("Time to strength")
     figure.tight_layout()
     figure.savefig(out, dpi=120)
