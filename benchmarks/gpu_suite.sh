@@ -11,6 +11,8 @@
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
 #   env  env throughput at GPU batch sizes, ours and pgx's chess (benchmarks.device_speed)
+#   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
+#        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
 # installed with --no-index into /tmp/site, and the scripts then run from a folder that holds only
 # a link to benchmarks/, so that `jaxcheckers` is the wheel's (with jaxcheckers.training in it).
@@ -109,6 +111,10 @@ if [ "$SMOKE" = 1 ]; then
     # A CPU spends a smoke run compiling: XLA's quick compiles (as the test suite's conftest).
     export XLA_FLAGS=${XLA_FLAGS:---xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=false}
     TTS_BOX=${SMOKE_BOX:-120} AB_BOX=${SMOKE_BOX:-120} ENV_BOX=${SMOKE_BOX:-120}
+    AZ_BOX=${SMOKE_BOX:-120}
+    AZ_ARGS=(--algo alphazero --preset quick --game tictactoe --num-envs 8 --rollout-length 4
+             --num-simulations 4 --hidden-sizes 16 --num-minibatches 2 --minutes 0.3 --marks 1
+             --against random --eval-games 8 --chunk 1)
 else
     # Marks every 30 s, then every minute (a resumed run's clock goes on from its last point).
     MARKS=(30 60 90 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140)
@@ -117,6 +123,10 @@ else
     [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}")
     AB_ARGS=(--variants gpu gpu-fast --runs 2 --pieces learn update)
     ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576 --seconds 1 --runs 2)
+    # shellcheck disable=SC2206  # AZ_FLAGS is split into flags on purpose
+    AZ_ARGS=(--algo alphazero --preset "${AZ_PRESET:-long}" --minutes "${AZ_MINUTES:-3}"
+             --marks "${MARKS[@]}" --against random alphabeta:3 alphabeta:5 --eval-games 128
+             ${AZ_FLAGS:-})
 fi
 
 RUN=$WORK/run
@@ -140,6 +150,8 @@ fi
 stage ab "$AB_BOX" "$PY" -m benchmarks.training_speed "${AB_ARGS[@]}" --out "$OUT/training_ab.json"
 stage env "$ENV_BOX" "$PY" -m benchmarks.device_speed "${ENV_ARGS[@]}" \
     --out "$OUT/device_speed.json"
+stage az "${AZ_BOX:-240}" "$PY" -m benchmarks.time_to_strength "${AZ_ARGS[@]}" \
+    --out "$OUT/time_to_strength.json"
 
 # What comes back from a device machine: at most 8 files of 16 MB, 64 MB in all. A larger file
 # travels in parts of 15 MB (`cat NAME.part* > NAME` puts it together); what does not fit beside

@@ -81,14 +81,15 @@ def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_
     variants = json.loads((out / "training_ab.json").read_text())["variants"]
     assert [v["variant"] for v in variants] == ["quick", "quick@bfloat16"]
 
-    # A second call goes on with the run the first one left. With parts of 6,000 bytes its
-    # network (a 10 kB tar) comes back in two parts, and its run, in too many, is left out.
+    # A second call goes on with the run the first one left, and adds the AlphaZero trainer's
+    # stage. With parts of 6,000 bytes its network (a 10 kB tar) comes back in two parts, and
+    # its run, in too many, is left out.
     again = tmp_path / "again"
-    os.environ["PART_BYTES"] = "6000"
+    os.environ.update(PART_BYTES="6000", STAGES="tts az")
     try:
         result = _suite(str(again), "--smoke", "--resume", str(out / "run.tar.gz"), timeout=600)
     finally:
-        del os.environ["PART_BYTES"]
+        del os.environ["PART_BYTES"], os.environ["STAGES"]
     assert result.returncode == 0, result.stderr
     names = {p.name for p in again.iterdir()}
     assert {"network.tar.part0", "network.tar.part1"} <= names and len(names) <= 8
@@ -98,6 +99,9 @@ def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_
     joined = b"".join((again / f"network.tar.part{i}").read_bytes() for i in range(2))
     names = sorted(tarfile.open(fileobj=io.BytesIO(joined)).getnames())
     assert names[-2:] == ["./tictactoe.json", "./tictactoe.msgpack"]
-    (resumed,) = json.loads((again / "time_to_strength.json").read_text())["runs"].values()
+    runs = json.loads((again / "time_to_strength.json").read_text())["runs"]
+    resumed = runs[entry["label"]]
+    (az,) = [run for run in runs.values() if run["algo"] == "alphazero"]
+    assert az["points"][-1]["updates"] > 0
     assert resumed["points"][: len(entry["points"])] == entry["points"]
     assert resumed["points"][-1]["updates"] > entry["points"][-1]["updates"]
