@@ -110,6 +110,11 @@ def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured()
     line = plan_line(preset("gpu-fast"), "gpu-fast", "gpu", "cuda:0")
     assert "no measured rate" in line and "about" not in line
     assert "the run's own settings" in plan_line(preset("quick"), None, "cpu", "cpu:0")
+    # Fewer steps (4 updates of 8,192) keep the measured rate; another batch voids it.
+    line = plan_line(preset("quick", total_steps=40_000), "quick", "cpu", "cpu:0")
+    assert "32,768 env steps, under a minute at the ~8,960 steps/s measured" in line
+    line = plan_line(preset("quick", num_envs=16), "quick", "cpu", "cpu:0")
+    assert "no estimate" in line and "about" not in line
 
 
 def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):

@@ -253,17 +253,21 @@ def plan_line(config, recipe: str | None, backend: str, device: str) -> str:
         return f"{where}: the run's own settings, {steps:,} env steps in all"
     text = f"{where}: {algo} preset {recipe}, {steps:,} env steps"
     rate = MEASURED_RATES.get((algo, recipe, backend))
+    # The rate was measured on the preset's own shapes: flags that change them void it.
+    base = preset(recipe, algo)
+    if config.replace(**{name: getattr(base, name) for name in RESUME_MAY_CHANGE}) != base:
+        return f"{text}; its flags change what was timed: no estimate (the progress bar gives one)"
     if rate is None:
         return f"{text}; no measured rate for it on a {backend} yet (the progress bar shows one)"
-    return f"{text}, about {_duration(steps / rate)} at the ~{rate:,.0f} steps/s measured"
+    return f"{text}, {_duration(steps / rate)} at the ~{rate:,.0f} steps/s measured"
 
 
 def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
+    if seconds < 60:
+        return "under a minute"
     if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+        return f"about {seconds / 60:.0f} min"
+    return f"about {seconds / 3600:.1f} h"
 
 
 def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]:
