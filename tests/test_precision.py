@@ -64,27 +64,21 @@ def test_bfloat16_compute_keeps_params_optimizer_state_and_loss_float32_and_upda
     assert _float_dtypes(new_state.opt_state) == {jnp.dtype(jnp.float32)}
 
 
-def test_float32_default_computes_every_layer_in_float32():
-    env = jaxcheckers.make("checkers")
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16])
+def test_the_conv_network_computes_in_its_dtype_over_float32_params(dtype):
+    env = jaxcheckers.make("tictactoe")
     network = make_network(
-        env.num_actions, env.observation_shape, network="conv", conv_channels=8, conv_blocks=1
-    )
-    observation = jax.vmap(env.reset)(jax.random.split(jax.random.PRNGKey(0), 2)).observation
-    params = network.init(jax.random.PRNGKey(1), observation)
-    assert _layer_output_dtypes(network, params, observation) == {jnp.dtype(jnp.float32)}
-    assert TrainConfig().compute_dtype == "float32"
-
-
-def test_the_conv_network_in_bfloat16_keeps_its_params_float32():
-    env = jaxcheckers.make("checkers")
-    network = make_network(
-        env.num_actions, env.observation_shape, network="conv", conv_channels=8, conv_blocks=1,
-        dtype=jnp.bfloat16,
+        env.num_actions, env.observation_shape, network="conv", conv_channels=4, conv_blocks=1,
+        dtype=dtype,
     )  # fmt: skip
     observation = jax.vmap(env.reset)(jax.random.split(jax.random.PRNGKey(0), 2)).observation
     params = network.init(jax.random.PRNGKey(1), observation)
     assert _float_dtypes(params) == {jnp.dtype(jnp.float32)}
-    assert _layer_output_dtypes(network, params, observation) == {jnp.dtype(jnp.bfloat16)}
+    assert _layer_output_dtypes(network, params, observation) == {jnp.dtype(dtype)}
+
+
+def test_the_default_compute_dtype_is_float32():
+    assert TrainConfig().compute_dtype == "float32"
 
 
 @pytest.mark.parametrize("name", ["float16", "bf16", ""])
