@@ -6,8 +6,8 @@
 
 Trains the preset on the default device (a GPU where jax sees one) in chunks of jitted updates.
 After the first chunk that ends past a mark, the greedy raw policy plays `--eval-games` games
-(half in each seat, `--opening-plies` random plies first, the same openings at every mark)
-against each agent of `--against`, through the arena's match runner.
+against each agent of `--against` (half in each seat, `--eval-opening-plies` random plies
+first, the same openings at every mark), through the arena's match runner.
 
 The clock: `wall_s` counts from the start of the process (interpreter, imports and every compile
 included) with the evaluations' time taken out, so a mark is training time alone; the time
@@ -16,10 +16,12 @@ is the plain wall-clock. Training stops at `--minutes` of that clock or at the p
 update, whichever comes first, and is scored once more there.
 
 Results go to benchmarks/results/time_to_strength_<device>.json, one entry per label (by default
-the algorithm and preset, with any overrides), merged into what the file already holds; `--plot`
-draws every entry of every such file as score against minutes into time_to_strength.png.
-`--run-dir` also leaves a run directory (config.json, metrics.jsonl, the last checkpoint) that
-`jaxcheckers train --resume` continues and the `ppo:`/`alphazero:` agents load.
+the algorithm and preset, with any overrides), merged into what the file already holds and
+written at every point; `--plot` (and `python -m benchmarks.report`) draws every entry of every
+such file as score against minutes into time_to_strength.png. `--run-dir` also leaves a run
+directory (config.json, metrics.jsonl, the points, the last checkpoint) that `--resume` goes on
+with (a SIGTERM stops the run after the chunk in flight and still saves it), as does
+`jaxcheckers train --resume`; `ppo:DIR` plays its network.
 """
 
 from __future__ import annotations
