@@ -7,7 +7,8 @@
 # Stages, each in its own time box (a stage that fails or runs out records why, and the rest go
 # on):
 #   tts  time to strength: TTS_PRESET (default gpu-fast) for TTS_MINUTES of training clock,
-#        scored at marks against random, alphabeta:3 and alphabeta:5 (benchmarks.time_to_strength);
+#        scored at marks against TTS_AGAINST (default random, alphabeta:3 and alphabeta:5) over
+#        TTS_GAMES games each (default 128) (benchmarks.time_to_strength);
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
 #   env  env throughput at GPU batch sizes, ours and pgx's chess (benchmarks.device_speed)
@@ -118,8 +119,10 @@ if [ "$SMOKE" = 1 ]; then
 else
     # Marks every 30 s, then every minute (a resumed run's clock goes on from its last point).
     MARKS=(30 60 90 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140)
+    # shellcheck disable=SC2206  # TTS_AGAINST is a list of agent specs on purpose
     TTS_ARGS=(--minutes "$TTS_MINUTES" --marks "${MARKS[@]}"
-              --against random alphabeta:3 alphabeta:5 --eval-games 128)
+              --against ${TTS_AGAINST:-random alphabeta:3 alphabeta:5}
+              --eval-games "${TTS_GAMES:-128}")
     [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}")
     AB_ARGS=(--variants gpu gpu-fast --runs 2 --pieces learn update)
     ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576 --seconds 1 --runs 2)
