@@ -23,8 +23,8 @@ $(VENV)/.installed-%: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[$(subst +,$(comma),$*)]"
 	touch $@
 
-train: setup  ## the main job: a short self-play PPO run on the CPU
-	$(BIN)/jaxcheckers train --preset quick
+train: setup  ## the main job: a few minutes of the GPU recipe where jax sees a GPU, else the quick CPU preset
+	$(BIN)/jaxcheckers train --preset auto
 
 demo: setup  ## random games and the env's throughput
 	$(BIN)/jaxcheckers demo

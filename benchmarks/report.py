@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.throughput
     .venv/bin/python -m benchmarks.perft
     .venv/bin/python -m benchmarks.chess_speed
-    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md, README.md's tables, the plot
+    .venv/bin/python -m benchmarks.report      # -> BENCHMARKS.md, README.md's tables, the plots
     .venv/bin/python -m benchmarks.report --check   # exit 1 if either file disagrees with the JSON
 
 README.md's generated parts sit between `<!-- report:NAME -->` and `<!-- /report:NAME -->`
@@ -452,6 +452,11 @@ def main(argv: list[str] | None = None) -> int:
     if tp_path.exists() and chess_path.exists():  # the plot gets the chess lines
         throughput.plot(json.loads(tp_path.read_text()), args.results_dir / "throughput.png",
                         json.loads(chess_path.read_text()))
+    tts = sorted(args.results_dir.glob("time_to_strength_*.json"))
+    if tts:  # README's training figure; imported here, as it needs the training extra
+        from benchmarks.time_to_strength import plot
+
+        plot(tts, args.results_dir / "time_to_strength.png")
     # Refresh the per-script tables too, so that they read as this version renders them.
     for name, module in (("throughput", throughput), ("perft", perft)):
         source = args.results_dir / f"{name}.json"

@@ -70,6 +70,53 @@ def test_a_bad_train_invocation_is_one_line(flags, word, capsys, tmp_path, monke
     assert not (tmp_path / "runs").exists()  # no run directory left behind
 
 
+@pytest.mark.skipif(jax.default_backend() != "cpu", reason="the refusal is for CPU machines")
+@pytest.mark.parametrize("name", ["gpu", "gpu-fast"])
+def test_a_gpu_preset_on_a_cpu_is_refused_in_one_line_before_any_file(
+    name, capsys, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run_cli([*TINY_RUN, "--preset", name], capsys)
+    assert_one_line_error(status, err, f"the {name} preset needs an accelerator", "--force-device")
+    assert not (tmp_path / "runs").exists()
+
+
+def test_preset_auto_picks_by_the_backend_and_gpu_presets_need_force_device_on_a_cpu():
+    from jaxcheckers.training.cli import recipe_from_args
+
+    name, config = recipe_from_args(_args(["--preset", "auto"]), "cpu")
+    assert name == "quick" and config.num_envs == 256 and config.network == "mlp"
+    name, config = recipe_from_args(_args(["--preset", "auto"]), "gpu")
+    assert name == "gpu" and config.network == "conv"
+    # A few minutes' worth of the gpu preset: 61 updates at its ~53 k steps/s is about 5 min.
+    assert 4 * 60 <= config.total_steps / 53_000 <= 6 * 60
+    _, config = recipe_from_args(_args(["--preset", "auto", "--total-steps", "524288"]), "gpu")
+    assert config.num_updates == 2  # the command line's own steps win
+    name, config = recipe_from_args(_args(["--preset", "gpu", "--force-device"]), "cpu")
+    assert name == "gpu" and config.num_envs == 4096
+    with pytest.raises(ValueError, match="needs an accelerator"):
+        recipe_from_args(_args(["--preset", "gpu-fast"]), "cpu")
+    assert recipe_from_args(_args(["--algo", "alphazero", "--preset", "auto"]), "gpu")[0] == "quick"
+
+
+def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured():
+    from jaxcheckers.training.cli import plan_line
+    from jaxcheckers.training.config import preset
+
+    # 2,500,000 steps (305 updates of 8,192) at the 8,960 steps/s measured: 279 s.
+    line = plan_line(preset("quick"), "quick", "cpu", "TFRT_CPU_0")
+    assert line.startswith("on TFRT_CPU_0 (cpu): ppo preset quick, 2,498,560 env steps")
+    assert "about 5 min" in line
+    line = plan_line(preset("gpu-fast"), "gpu-fast", "gpu", "cuda:0")
+    assert "no measured rate" in line and "about" not in line
+    assert "the run's own settings" in plan_line(preset("quick"), None, "cpu", "cpu:0")
+    # Fewer steps (4 updates of 8,192) keep the measured rate; another batch voids it.
+    line = plan_line(preset("quick", total_steps=40_000), "quick", "cpu", "cpu:0")
+    assert "32,768 env steps, under a minute at the ~8,960 steps/s measured" in line
+    line = plan_line(preset("quick", num_envs=16), "quick", "cpu", "cpu:0")
+    assert "no estimate" in line and "about" not in line
+
+
 def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):
     earlier = tmp_path / "run"
     earlier.mkdir()

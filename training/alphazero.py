@@ -29,6 +29,7 @@ import optax
 from jax.sharding import Mesh
 from jaxcheckers.training.config import AlphaZeroConfig
 from jaxcheckers.training.opponents import batched_autoreset_step
+from jaxcheckers.training.precision import network_dtypes
 from jaxcheckers.training.sharding import (
     Layout,
     data_mesh,
@@ -175,7 +176,12 @@ def make_trainer(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) ->
         raise ValueError(f"num_envs ({config.num_envs}) must divide over {num_devices} devices")
     if (config.num_envs // num_devices) % config.num_minibatches:
         raise ValueError("num_minibatches must divide the games on each device")
-    network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
+    network = make_network(
+        env.num_actions,
+        tuple(env.observation_shape),
+        **network_options(config),
+        **network_dtypes(config),
+    )
     evaluate = search.network_evaluator(network.apply)
     recurrent_fn = search.make_recurrent_fn(env, evaluate)
     optimizer = optax.chain(

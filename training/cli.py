@@ -48,7 +48,14 @@ from jaxcheckers.training.checkpoints import (
     run_lock,
     write_config,
 )
-from jaxcheckers.training.config import ALGORITHMS, algorithm_of, preset
+from jaxcheckers.training.config import (
+    ACCELERATOR_PRESETS,
+    ALGORITHMS,
+    MEASURED_RATES,
+    algorithm_of,
+    auto_preset,
+    preset,
+)
 from jaxcheckers.training.evaluation import check_opponents, make_evaluators
 from jaxcheckers.training.loop import Terminated, signals_held, sigterm_raises, train_loop
 from jaxcheckers.training.records import CURVES_FILE, plot_learning_curves
@@ -104,6 +111,7 @@ OVERRIDES = {
     "buffer_size": positive_int,
     "batch_size": positive_int,
     "gradient_steps": positive_int,
+    "compute_dtype": str,  # checked by the config (training/precision.py)
 }
 # What `--resume` may change: how long the run goes on and what it records. Everything else
 # shapes the run (its batch, network, optimizer, opponents): to change those, start a new run.
@@ -131,13 +139,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the trainer: ppo (default), alphazero (Gumbel MuZero search with mctx) or distill "
         "(a network learns a search's best moves, --teacher alphabeta:2)",
     )
-    presets = sorted({name for _, named in ALGORITHMS.values() for name in named})
+    presets = sorted({name for _, named in ALGORITHMS.values() for name in named} | {"auto"})
     each = "; ".join(f"{algo}: {', '.join(named)}" for algo, (_, named) in ALGORITHMS.items())
     parser.add_argument(
         "--preset",
         choices=presets,
         default=None,
-        help=f"a named configuration of the trainer ({each}; default: quick, a short CPU run)",
+        help=f"a named configuration of the trainer ({each}; auto: the gpu preset for about "
+        "five minutes where jax sees an accelerator, else quick; default: quick, a short CPU run)",
+    )
+    parser.add_argument(
+        "--force-device",
+        action="store_true",
+        help=f"run a preset written for an accelerator ({', '.join(ACCELERATOR_PRESETS)}) on "
+        "a CPU anyway",
     )
     parser.add_argument(
         "--game",
@@ -212,8 +227,51 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
 
 def config_from_args(args: argparse.Namespace):
     """The config of a new run: the trainer's preset with the command line's changes."""
+    return recipe_from_args(args, jax.default_backend())[1]
+
+
+def recipe_from_args(args: argparse.Namespace, backend: str) -> tuple[str, object]:
+    """(the preset's name, the config) of a new run on a device of `backend` ("cpu", "gpu",
+    ...): `--preset auto` picks by the backend; ValueError for a preset written for an
+    accelerator on a CPU without --force-device."""
     algo = args.algo or "ppo"
-    return preset(args.preset or "quick", algo, **_changes_from_args(args, algo))
+    name, defaults = args.preset or "quick", {}
+    if name == "auto":
+        name, defaults = auto_preset(algo, backend)
+    config = preset(name, algo, **{**defaults, **_changes_from_args(args, algo)})
+    if name in ACCELERATOR_PRESETS and backend == "cpu" and not args.force_device:
+        raise ValueError(
+            f"the {name} preset needs an accelerator and jax sees only a CPU: use --preset "
+            "quick (or auto), or --force-device to run it here anyway"
+        )
+    return name, config
+
+
+def plan_line(config, recipe: str | None, backend: str, device: str) -> str:
+    """One line: the device, the recipe and about how long the run's steps take there, from
+    MEASURED_RATES (whole runs: compiles and evaluations in), where this recipe was measured."""
+    algo = algorithm_of(config)
+    steps = config.num_updates * config.steps_per_update
+    where = f"on {device} ({backend})"
+    if recipe is None:
+        return f"{where}: the run's own settings, {steps:,} env steps in all"
+    text = f"{where}: {algo} preset {recipe}, {steps:,} env steps"
+    rate = MEASURED_RATES.get((algo, recipe, backend))
+    # The rate was measured on the preset's own shapes: flags that change them void it.
+    base = preset(recipe, algo)
+    if config.replace(**{name: getattr(base, name) for name in RESUME_MAY_CHANGE}) != base:
+        return f"{text}; its flags change what was timed: no estimate (the progress bar gives one)"
+    if rate is None:
+        return f"{text}; no measured rate for it on a {backend} yet (the progress bar shows one)"
+    return f"{text}, {_duration(steps / rate)} at the ~{rate:,.0f} steps/s measured"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return "under a minute"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} min"
+    return f"about {seconds / 3600:.1f} h"
 
 
 def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]:
@@ -298,11 +356,12 @@ def run(args: argparse.Namespace) -> int:
             "several processes need --out: one run directory that every process can reach"
         )
     changes: list[str] = []
+    backend, recipe = jax.default_backend(), None
     if args.resume:
         run_dir = Path(args.resume)
         config, changes = resumed_config(read_config(run_dir), args)
     else:
-        config = config_from_args(args)
+        recipe, config = recipe_from_args(args, backend)
         run_dir = None
         if args.out is not None:
             check_out(Path(args.out))
@@ -324,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
     # The first process holds the run directory while it trains (the others write no records).
     try:
         with sigterm_raises(), run_lock(run_dir) if jax.process_index() == 0 else NO_LOCK:
+            print(plan_line(config, recipe, backend, str(jax.devices()[0])))
             return _train(trainer, run_dir, args, config, changes, mesh, evaluators)
     except Terminated:  # outside the loop, which says more: before it starts, or once it ended
         print(f"jaxcheckers train: terminated (SIGTERM); {run_dir} is let go", file=sys.stderr)

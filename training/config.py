@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxcheckers.training.precision import check_compute_dtype
+
 from jaxcheckers.agents.networks import NETWORKS
 
 __all__ = [
@@ -23,6 +25,9 @@ __all__ = [
     "AlphaZeroConfig",
     "DistillConfig",
     "PRESETS",
+    "ACCELERATOR_PRESETS",
+    "MEASURED_RATES",
+    "auto_preset",
     "ALPHAZERO_PRESETS",
     "DISTILL_PRESETS",
     "ALGORITHMS",
@@ -84,6 +89,9 @@ class TrainConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (256, 256)  # mlp: widths of the shared torso
     conv_channels: int = 64  # conv: channels of each 3x3 residual block
     conv_blocks: int = 4  # conv: residual blocks
+    # What the network computes in: "float32", or "bfloat16" (params, optimizer state and loss
+    # stay float32; training/precision.py).
+    compute_dtype: str = "float32"
 
     # -- opponents --------------------------------------------------------------------------------
     # Pure self-play by default. With opponent_fraction > 0 that share of the games has one seat
@@ -165,6 +173,7 @@ def _check_settings(
     """ValueError, naming the field, for the first setting of `config` out of its range (the
     checks every trainer's config shares)."""
     _check_types(config)
+    check_compute_dtype(config.compute_dtype)
     for name in positive:
         if getattr(config, name) < 1:
             raise ValueError(f"{name} must be positive, got {getattr(config, name)}")
@@ -288,6 +297,49 @@ PRESETS: dict[str, TrainConfig] = {
         log_every=10,
     ),
 }
+# The GPU recipe that benchmarks/gpu_suite.sh measures against "gpu": the same network and
+# opponents, computed in bfloat16 (training/precision.py), four times the games an update and
+# half the epochs over minibatches four times larger, so that each env step costs fewer
+# gradient steps. UNTUNED until measured on a GPU: its sizes are a first guess, to be chosen by
+# measured time to strength (benchmarks/time_to_strength.py), not by steps.
+PRESETS["gpu-fast"] = PRESETS["gpu"].replace(
+    num_envs=16_384,
+    rollout_length=32,
+    num_epochs=2,
+    num_minibatches=4,
+    compute_dtype="bfloat16",
+    eval_every=25,
+    checkpoint_every=50,
+    log_every=5,
+)
+# Presets written for an accelerator: `jaxcheckers train` refuses them on a CPU unless told to
+# (--force-device), since an update takes minutes there.
+ACCELERATOR_PRESETS = ("gpu", "gpu-fast")
+
+# Env steps per second of whole runs (compiles, evaluations and checkpoints included), for the
+# time `jaxcheckers train` announces: (algo, preset, jax backend) -> rate, where measured.
+MEASURED_RATES: dict[tuple[str, str, str], float] = {
+    # 2.5 M steps in 4 min 39 s on the 2-core CPU, other jobs sharing it (docs/experiments.md)
+    ("ppo", "quick", "cpu"): 8_960,
+    # 40 M steps in 34.4 min on the same CPU (docs/experiments.md)
+    ("ppo", "long", "cpu"): 19_400,
+    # ppo:pretrained's run: 12.1 M steps in about an hour on the same CPU (docs/experiments.md)
+    ("ppo", "hour", "cpu"): 3_370,
+    # 18.4 M steps in about 346 s on one H200, two compiles and the evaluations in (issue 52)
+    ("ppo", "gpu", "gpu"): 53_000,
+}
+
+
+def auto_preset(algo: str, backend: str) -> tuple[str, dict[str, Any]]:
+    """`--preset auto`: the preset that fits the device jax uses (`jax.default_backend()`), and
+    the fields it changes. A CPU gets the quick preset; an accelerator the gpu preset cut to
+    about five minutes at its measured rate (MEASURED_RATES). The search trainer has one
+    recipe for both."""
+    if algo != "ppo" or backend == "cpu":
+        return "quick", {}
+    steps_per_update = PRESETS["gpu"].steps_per_update
+    updates = round(5 * 60 * MEASURED_RATES["ppo", "gpu", "gpu"] / steps_per_update)
+    return "gpu", {"total_steps": updates * steps_per_update}
 
 
 @dataclass(frozen=True)
@@ -322,6 +374,7 @@ class AlphaZeroConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (256, 256)
     conv_channels: int = 64
     conv_blocks: int = 4
+    compute_dtype: str = "float32"  # as TrainConfig's
 
     # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
     eval_every: int = 25
@@ -422,6 +475,7 @@ class DistillConfig(_RunLength):
     hidden_sizes: tuple[int, ...] = (512, 512)
     conv_channels: int = 64
     conv_blocks: int = 4
+    compute_dtype: str = "float32"  # as TrainConfig's
 
     # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
     eval_every: int = 25

@@ -40,6 +40,7 @@ from jax.sharding import Mesh
 from jaxcheckers.training.config import DistillConfig
 from jaxcheckers.training.openings import random_opening_reset
 from jaxcheckers.training.opponents import batched_autoreset_step
+from jaxcheckers.training.precision import network_dtypes
 from jaxcheckers.training.sharding import Layout, data_mesh, jitted_updates, whole_run
 
 import jaxcheckers
@@ -148,7 +149,12 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
             f"labels (num_envs x rollout_length = {config.steps_per_update})"
         )
     teacher = jax.vmap(make_move_values(config.teacher, env))
-    network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
+    network = make_network(
+        env.num_actions,
+        tuple(env.observation_shape),
+        **network_options(config),
+        **network_dtypes(config),
+    )
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
     )

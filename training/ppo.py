@@ -44,6 +44,7 @@ from jaxcheckers.training.opponents import (
     no_outcome,
     opponent_names,
 )
+from jaxcheckers.training.precision import network_dtypes
 from jaxcheckers.training.sharding import (
     Layout,
     data_mesh,
@@ -134,7 +135,12 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
     if (config.num_envs // num_devices) % config.num_minibatches:
         raise ValueError("num_minibatches must divide the games on each device")
 
-    network = make_network(env.num_actions, tuple(env.observation_shape), **network_options(config))
+    network = make_network(
+        env.num_actions,
+        tuple(env.observation_shape),
+        **network_options(config),
+        **network_dtypes(config),
+    )
     reset = random_opening_reset(env, config.opening_plies)  # every training game's start
     opponents = make_opponents(config, env, network, reset)
     optimizer = make_optimizer(config)

@@ -36,6 +36,8 @@ __all__ = [
     "network_for",
 ]
 
+_DEFAULT_KERNEL_INIT = nn.initializers.lecun_normal()  # flax Dense's own default
+
 # Finite, so that nothing downstream meets inf - inf; exp() of it is exactly 0 in float32.
 ILLEGAL_LOGIT = -1e9
 
@@ -52,26 +54,32 @@ class MLPActorCritic(nn.Module):
     hidden_sizes: Sequence[int] = (256, 256)
     split: bool = False
     inputs: Callable[[jax.Array], jax.Array] | None = None
+    dtype: Any = jnp.float32  # what the layers compute in
+    param_dtype: Any = jnp.float32  # what the params are stored in
 
     @nn.compact
     def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """observation [B, *obs_shape] -> logits [B, num_actions], value [B]."""
+        """observation [B, *obs_shape] -> logits [B, num_actions], value [B] (float32 always)."""
         if self.inputs is None:
-            x = observation.reshape(observation.shape[0], -1).astype(jnp.float32)
+            x = observation.reshape(observation.shape[0], -1)
         else:
             x = self.inputs(observation)
+        x = x.astype(self.dtype)
         policy_features = self._torso(x)
         value_features = self._torso(x) if self.split else policy_features
-        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(
-            policy_features
-        )
-        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(value_features)
-        return logits, jnp.tanh(value[:, 0])
+        logits = self._dense(self.num_actions, nn.initializers.orthogonal(0.01))(policy_features)
+        value = self._dense(1, nn.initializers.orthogonal(1.0))(value_features)
+        return _float32(logits, jnp.tanh(value[:, 0]))
 
     def _torso(self, x: jax.Array) -> jax.Array:
         for width in self.hidden_sizes:
-            x = nn.relu(nn.Dense(width)(x))
+            x = nn.relu(self._dense(width)(x))
         return x
+
+    def _dense(self, width: int, kernel_init=_DEFAULT_KERNEL_INIT) -> nn.Dense:
+        return nn.Dense(
+            width, kernel_init=kernel_init, dtype=self.dtype, param_dtype=self.param_dtype
+        )
 
 
 class ConvActorCritic(nn.Module):
@@ -80,21 +88,32 @@ class ConvActorCritic(nn.Module):
     num_actions: int
     channels: int = 64
     blocks: int = 4
+    dtype: Any = jnp.float32  # what the layers compute in
+    param_dtype: Any = jnp.float32  # what the params are stored in
 
     @nn.compact
     def __call__(self, observation: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """observation [B, H, W, C] -> logits [B, num_actions], value [B]."""
-        x = observation.astype(jnp.float32)
-        x = nn.relu(nn.Conv(self.channels, (3, 3))(x))
+        """observation [B, H, W, C] -> logits [B, num_actions], value [B] (float32 always)."""
+        dtypes = {"dtype": self.dtype, "param_dtype": self.param_dtype}
+        x = observation.astype(self.dtype)
+        x = nn.relu(nn.Conv(self.channels, (3, 3), **dtypes)(x))
         for _ in range(self.blocks):
-            y = nn.relu(nn.Conv(self.channels, (3, 3))(x))
-            y = nn.Conv(self.channels, (3, 3))(y)
+            y = nn.relu(nn.Conv(self.channels, (3, 3), **dtypes)(x))
+            y = nn.Conv(self.channels, (3, 3), **dtypes)(y)
             x = nn.relu(x + y)
         x = x.reshape(x.shape[0], -1)
-        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01))(x)
-        hidden = nn.relu(nn.Dense(self.channels)(x))
-        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(hidden)
-        return logits, jnp.tanh(value[:, 0])
+        logits = nn.Dense(self.num_actions, kernel_init=nn.initializers.orthogonal(0.01), **dtypes)(
+            x
+        )
+        hidden = nn.relu(nn.Dense(self.channels, **dtypes)(x))
+        value = nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0), **dtypes)(hidden)
+        return _float32(logits, jnp.tanh(value[:, 0]))
+
+
+def _float32(logits: jax.Array, value: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The outputs as float32 whatever the layers computed in: the masking (ILLEGAL_LOGIT), the
+    sampling and the losses downstream are written for float32."""
+    return logits.astype(jnp.float32), value.astype(jnp.float32)
 
 
 def make_network(
@@ -106,17 +125,22 @@ def make_network(
     conv_channels: int = 64,
     conv_blocks: int = 4,
     game: str | None = None,
+    dtype: Any = jnp.float32,
+    param_dtype: Any = jnp.float32,
 ) -> nn.Module:
     """The network called `network` (one of NETWORKS; the conv one needs (H, W, C) boards).
 
     `game` (a registered name) picks the inputs of "mlp-tactical"; without it, checkers'.
+    `dtype`: what the layers compute in; `param_dtype`: what the params are stored in (the
+    trainers' precision policy: training/precision.py).
     """
+    dtypes = {"dtype": dtype, "param_dtype": param_dtype}
     if network == "conv":
         if len(observation_shape) != 3:
             raise ValueError(
                 f"the conv network needs (H, W, C) observations, got {observation_shape}"
             )
-        return ConvActorCritic(num_actions, conv_channels, conv_blocks)
+        return ConvActorCritic(num_actions, conv_channels, conv_blocks, **dtypes)
     if network not in NETWORKS:
         raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
     return MLPActorCritic(
@@ -124,6 +148,7 @@ def make_network(
         tuple(hidden_sizes),
         split=network == "mlp-split",
         inputs=mlp_inputs(network, observation_shape, game),
+        **dtypes,
     )
 
 

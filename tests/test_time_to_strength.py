@@ -1,0 +1,119 @@
+"""benchmarks.time_to_strength: a tiny tic-tac-toe run scored at a mark and at its end, the
+results merged by label, the run directory it leaves, and the figure drawn from the JSON."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from jaxcheckers.training.checkpoints import RunCheckpoints, read_config
+from jaxcheckers.training.config import preset
+
+from benchmarks import time_to_strength as tts
+
+TINY = [
+    "--game", "tictactoe", "--num-envs", "16", "--rollout-length", "8", "--hidden-sizes", "16",
+    "--num-minibatches", "2", "--total-steps", str(3 * 16 * 8), "--chunk", "1",
+    "--against", "random", "--eval-games", "8", "--minutes", "600", "--marks", "0.5",
+]  # fmt: skip
+
+
+def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, capsys):
+    out = tmp_path / "tts.json"
+    out.write_text(json.dumps({"runs": {"other": {"device": "h200", "points": []}}}))
+    run_dir = tmp_path / "run"
+    assert tts.main([*TINY, "--out", str(out), "--run-dir", str(run_dir)]) == 0
+
+    runs = json.loads(out.read_text())["runs"]
+    assert runs["other"] == {"device": "h200", "points": []}  # another entry is kept
+    label = "ppo:quick num_envs=16 rollout_length=8 total_steps=384 num_minibatches=2 " + (
+        "game=tictactoe hidden_sizes=16"
+    )
+    entry = runs[label]
+    assert entry["device"] == "cpu" and entry["preset"] == "quick" and entry["algo"] == "ppo"
+    assert entry["command"].startswith("python -m benchmarks.time_to_strength --game tictactoe")
+    assert entry["config"]["game"] == "tictactoe" and entry["eval"]["games"] == 8
+    points = entry["points"]
+    # The process started before the first chunk ended, so the 0.5 s mark is passed after
+    # update 1; the end of the run (update 3) is scored too.
+    assert [p["updates"] for p in points] == [1, 3]
+    assert [p["env_steps"] for p in points] == [128, 384]
+    assert points[0]["wall_s"] <= points[1]["wall_s"]
+    for p in points:
+        assert 0 <= p["scores"]["random"] <= 1
+        result = p["results"]["random"]
+        assert result["wins"] + result["draws"] + result["losses"] == 8
+        assert p["scores"]["random"] == pytest.approx((result["wins"] + result["draws"] / 2) / 8)
+    # Evaluations are off the training clock: wall_s + eval_s is the plain wall-clock.
+    assert points[1]["eval_s"] >= points[0]["eval_s"] > 0
+    last = points[1]
+    assert last["wall_s"] + points[0]["eval_s"] <= last["elapsed_s"] + 0.05
+
+    # The run directory resumes: its config and a verified checkpoint of update 3.
+    assert read_config(run_dir).total_steps == 384
+    checkpoints = RunCheckpoints(run_dir)
+    try:
+        assert checkpoints.latest_step() == 3
+    finally:
+        checkpoints.close()
+    assert len((run_dir / "metrics.jsonl").read_text().splitlines()) == 3
+
+    png = tts.plot([out], tmp_path / "tts.png")
+    assert png.stat().st_size > 1000
+
+
+def test_merging_replaces_only_the_same_label_and_refuses_a_foreign_file(tmp_path):
+    path = tmp_path / "results.json"
+    tts.merge(path, "ppo:gpu", {"points": [1]})
+    tts.merge(path, "ppo:quick", {"points": [2]})
+    tts.merge(path, "ppo:gpu", {"points": [3]})
+    assert json.loads(path.read_text())["runs"] == {
+        "ppo:gpu": {"points": [3]},
+        "ppo:quick": {"points": [2]},
+    }
+    path.write_text("[1, 2]")
+    with pytest.raises(ValueError, match="not a time_to_strength file"):
+        tts.merge(path, "ppo:gpu", {})
+    path.write_text("{")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        tts.merge(path, "ppo:gpu", {})
+
+
+def test_a_bad_option_is_refused_before_training(capsys):
+    with pytest.raises(SystemExit):
+        tts.main(["--algo", "alphazero", "--gamma", "0.9"])
+    assert "--gamma is no setting of the alphazero trainer" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_stopped_run_resumes_with_its_clock_and_points(tmp_path):
+    config = preset(
+        "quick", game="tictactoe", num_envs=16, rollout_length=8, hidden_sizes=(16,),
+        num_minibatches=2, total_steps=5 * 16 * 8,
+    )  # fmt: skip
+    calls = []
+
+    def stop_after_two_chunks() -> bool:  # asked before each chunk and once after the loop
+        calls.append(1)
+        return len(calls) > 2
+
+    started = time.time()
+    first = tts.run(
+        config, minutes=600, marks=[0.01], against=["random"], eval_games=8, opening_plies=2,
+        chunk=1, started=started, run_dir=tmp_path / "run", stop=stop_after_two_chunks,
+        about={"label": "tiny", "preset": "quick"},
+    )  # fmt: skip
+    assert [p["updates"] for p in first["points"]] == [1]  # the mark; no last point when stopped
+    out = tmp_path / "tts.json"
+    # A mark far off: this test's process started long before the run (its clock goes on from
+    # the last point plus the process's age).
+    argv = ["--resume", str(tmp_path / "run"), "--minutes", "600", "--marks", "1e6"]
+    argv += ["--against", "random", "--eval-games", "8", "--chunk", "1", "--out", str(out)]
+    assert tts.main(argv) == 0
+    (entry,) = json.loads(out.read_text())["runs"].values()
+    assert entry["label"] == "tiny" and entry["preset"] == "quick"
+    points = entry["points"]
+    assert [p["updates"] for p in points] == [1, 5]  # on from update 2 to the run's end
+    assert points[1]["wall_s"] > points[0]["wall_s"]
+    assert len((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()) == 5

@@ -1,0 +1,38 @@
+"""benchmarks.training_speed's pieces: the learner's FLOP count against a hand count, the
+chips' peaks, and the A/B's variant names."""
+
+from __future__ import annotations
+
+import argparse
+
+import jax
+import pytest
+from jaxcheckers.training.config import TrainConfig
+from jaxcheckers.training.ppo import make_trainer
+
+from benchmarks import training_speed
+
+
+def test_the_forward_flops_per_position_match_a_hand_count():
+    config = TrainConfig(game="tictactoe", num_envs=8, num_minibatches=2, hidden_sizes=(16,))
+    trainer = make_trainer(config)
+    state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+    # tic-tac-toe's (3, 3, 2) board flattened to 18 inputs -> 16 -> 9 logits and 1 value:
+    # 2 FLOPs a multiply-add, 2 * (18*16 + 16*9 + 16*1) = 896, plus a few per bias and ReLU.
+    flops = training_speed.forward_flops(trainer, state)
+    assert 896 <= flops <= 896 * 1.25
+
+
+def test_the_peaks_know_the_hopper_chips_and_nothing_else():
+    assert training_speed.peak_flops("NVIDIA H200", "bfloat16") == 989.5e12
+    assert training_speed.peak_flops("NVIDIA H100 80GB HBM3", "float32") == 494.7e12
+    assert training_speed.peak_flops("NVIDIA H100 PCIe", "bfloat16") == 756e12
+    assert training_speed.peak_flops("cpu", "float32") is None
+
+
+def test_a_variant_is_a_preset_with_an_optional_compute_dtype():
+    assert training_speed.parse_variant("gpu") == ("gpu", {})
+    assert training_speed.parse_variant("gpu@bfloat16") == ("gpu", {"compute_dtype": "bfloat16"})
+    for bad, word in [("gpux", "unknown preset"), ("gpu@float16", "unknown compute dtype")]:
+        with pytest.raises(argparse.ArgumentTypeError, match=word):
+            training_speed.parse_variant(bad)
