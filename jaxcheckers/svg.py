@@ -1,8 +1,8 @@
 """States drawn as SVG with no dependencies: pgx's `state.to_svg()` and `state.save_svg(path)`.
 
 A game's State class takes the two methods from `state_methods(draw)`, where `draw` turns one
-unbatched state into an SVG document. A batch of states is drawn as a grid of boards, as pgx
-draws one. Boards are drawn as the `rgb` module draws them (same colours), as vectors.
+unbatched state into an SVG document (each game draws its board in its own folder, from
+`svg_document` and `hex_colour`). A batch of states is drawn as a grid of boards, as pgx draws one.
 """
 
 from __future__ import annotations
@@ -15,19 +15,22 @@ import jax
 import numpy as np
 
 from jaxcheckers import rgb
+from jaxcheckers.deprecation import moved_names
 
-__all__ = ["state_methods", "checkers_svg", "tictactoe_svg", "grid_of"]
+__all__ = ["state_methods", "grid_of", "svg_document", "hex_colour", "CELL"]
 
 CELL = rgb.CELL
 THEMES = (None, "light")  # pgx also has "dark"; only the one palette is drawn here
 _SIZE = re.compile(r'<svg[^>]*?width="([\d.]+)"[^>]*?height="([\d.]+)"')
 
 
-def _hex(colour) -> str:
+def hex_colour(colour) -> str:
+    """'#rrggbb' of an (r, g, b) colour."""
     return "#" + "".join(f"{c:02x}" for c in colour)
 
 
-def _document(width: float, height: float, body: list[str]) -> str:
+def svg_document(width: float, height: float, body: list[str]) -> str:
+    """An SVG document of `width` × `height` user units holding the elements of `body`."""
     return (
         "\n".join(
             [
@@ -39,66 +42,6 @@ def _document(width: float, height: float, body: list[str]) -> str:
         )
         + "\n"
     )
-
-
-def checkers_svg(board: np.ndarray, *, cell: int = CELL) -> str:
-    """An (n, n) checkers board in the absolute frame (+1/+2 black man/king, −1/−2 white)."""
-    board = np.asarray(board)
-    n = board.shape[0]
-    body = []
-    for row in range(n):
-        for col in range(n):
-            fill = _hex(rgb.DARK if (row + col) % 2 else rgb.LIGHT)
-            body.append(
-                f'<rect x="{col * cell}" y="{row * cell}" width="{cell}" height="{cell}" '
-                f'fill="{fill}"/>'
-            )
-    for row, col in zip(*np.nonzero(board), strict=True):
-        value = int(board[row, col])
-        x, y = (col + 0.5) * cell, (row + 0.5) * cell
-        colour = _hex(rgb.BLACK_PIECE if value > 0 else rgb.WHITE_PIECE)
-        piece = "king" if abs(value) == 2 else "man"
-        body.append(
-            f'<circle class="{piece}" data-player="{0 if value > 0 else 1}" cx="{x:g}" '
-            f'cy="{y:g}" r="{cell * 0.38:g}" fill="{colour}" stroke="#404040"/>'
-        )
-        if piece == "king":
-            body.append(
-                f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.18:g}" fill="none" '
-                f'stroke="{_hex(rgb.KING_MARK)}" stroke-width="{cell / 10:g}"/>'
-            )
-    return _document(n * cell, n * cell, body)
-
-
-def tictactoe_svg(board: np.ndarray, *, cell: int = CELL) -> str:
-    """An (n, n) tic-tac-toe board: +1 X (moves first), −1 O."""
-    board = np.asarray(board)
-    n = board.shape[0]
-    ink = _hex(rgb.INK)
-    body = [f'<rect width="{n * cell}" height="{n * cell}" fill="{_hex(rgb.PAPER)}"/>']
-    for i in range(n + 1):
-        body.append(
-            f'<line x1="{i * cell}" y1="0" x2="{i * cell}" y2="{n * cell}" stroke="{ink}"/>'
-        )
-        body.append(
-            f'<line x1="0" y1="{i * cell}" x2="{n * cell}" y2="{i * cell}" stroke="{ink}"/>'
-        )
-    arm, width = cell * 0.28, cell / 10
-    for row, col in zip(*np.nonzero(board), strict=True):
-        x, y = (col + 0.5) * cell, (row + 0.5) * cell
-        if board[row, col] > 0:
-            colour = _hex(rgb.X_INK)
-            body.append(
-                f'<path class="x" d="M{x - arm:g},{y - arm:g}L{x + arm:g},{y + arm:g}'
-                f'M{x - arm:g},{y + arm:g}L{x + arm:g},{y - arm:g}" stroke="{colour}" '
-                f'stroke-width="{width:g}"/>'
-            )
-        else:
-            body.append(
-                f'<circle class="o" cx="{x:g}" cy="{y:g}" r="{arm:g}" fill="none" '
-                f'stroke="{_hex(rgb.O_INK)}" stroke-width="{width:g}"/>'
-            )
-    return _document(n * cell, n * cell, body)
 
 
 def _size(document: str) -> tuple[float, float]:
@@ -115,7 +58,7 @@ def grid_of(documents: list[str], *, gap: float = 8.0) -> str:
     for i, document in enumerate(documents):
         x, y = (i % columns) * (width + gap), (i // columns) * (height + gap)
         body.append(document.replace("<svg ", f'<svg x="{x:g}" y="{y:g}" ', 1).strip())
-    return _document(columns * (width + gap) - gap, rows * (height + gap) - gap, body)
+    return svg_document(columns * (width + gap) - gap, rows * (height + gap) - gap, body)
 
 
 def _scaled(document: str, scale: float) -> str:
@@ -160,3 +103,13 @@ def state_methods(draw: Callable[[object], str]):
             file.write(document)
 
     return to_svg, save_svg
+
+
+# Each game draws itself in its own folder now (CHANGELOG).
+__getattr__ = moved_names(
+    __name__,
+    {
+        "checkers_svg": "jaxcheckers.checkers.drawing:board_svg",
+        "tictactoe_svg": "jaxcheckers.tictactoe.drawing:board_svg",
+    },
+)

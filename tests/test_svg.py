@@ -76,7 +76,7 @@ def test_bad_options_are_refused_in_one_line(starts, options):
 
 
 def test_kings_carry_their_mark():
-    from jaxcheckers.svg import checkers_svg
+    from jaxcheckers.checkers.drawing import board_svg as checkers_svg
 
     board = np.zeros((8, 8), np.int8)
     board[0, 1], board[7, 0] = 2, -1

@@ -62,8 +62,7 @@ from jaxcheckers.adapters.game import checked_action
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
 from jaxcheckers.extras import needed_for
-from jaxcheckers.rgb import tictactoe_rgb
-from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, gym_board
+from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, drawing, gym_board
 
 with needed_for("the Gymnasium adapter"):
     import gymnasium
@@ -135,7 +134,7 @@ class TicTacToeGymEnv(gymnasium.Env):
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.render_mode == "rgb_array":
-            return tictactoe_rgb(self._observation())
+            return drawing.board_rgb(self._observation())
         text = (
             "\n".join("".join(SYMBOLS[int(v)] for v in row) for row in self._observation()) + "\n"
         )

@@ -11,7 +11,7 @@ import numpy as np
 
 from jaxcheckers import bits, svg
 from jaxcheckers.checkers import bitboard as bb
-from jaxcheckers.checkers import rules
+from jaxcheckers.checkers import drawing, rules
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
@@ -57,7 +57,7 @@ class CheckersState(NamedTuple):
     env_id = "checkers"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
-    to_svg, save_svg = svg.state_methods(lambda state: _svg(state))
+    to_svg, save_svg = svg.state_methods(drawing.state_svg)
 
     @property
     def board(self) -> jax.Array:
@@ -440,10 +440,6 @@ class Checkers(Env):
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
 
 
-def _svg(state: CheckersState) -> str:
-    from jaxcheckers.checkers.positions import absolute_board  # it imports this module
-
-    return svg.checkers_svg(absolute_board(state))
 
 
 # Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.

@@ -15,7 +15,8 @@ import re
 
 import numpy as np
 
-from jaxcheckers.checkers.positions import absolute_board, from_board
+from jaxcheckers.checkers.frames import absolute_board
+from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.checkers.render import square_number, square_position
 
 COLOURS = ("B", "W")  # player 0, player 1

@@ -12,8 +12,8 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.checkers.frames import absolute_board
 from jaxcheckers.checkers.pdn import hops_of_move
-from jaxcheckers.checkers.positions import absolute_board
 from jaxcheckers.checkers.render import continue_move, describe_action, legal_moves, square_number
 from jaxcheckers.core import compiled_step
 

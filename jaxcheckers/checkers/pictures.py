@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from jaxcheckers.checkers.positions import absolute_board
+from jaxcheckers.checkers.frames import absolute_board
 from jaxcheckers.checkers.render import continue_move, describe_action, square_number
 from jaxcheckers.core import compiled_step
 from jaxcheckers.extras import pyplot

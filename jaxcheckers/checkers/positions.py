@@ -17,6 +17,11 @@ import numpy as np
 
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.env import Checkers, CheckersState
+from jaxcheckers.checkers.frames import (  # noqa: F401 - absolute_board* also importable from here
+    absolute_board,
+    absolute_board_jax,
+    to_mover_frame,
+)
 
 PIECE_CHARS = {".": 0, "b": 1, "B": 2, "w": -1, "W": -2}
 CHAR_OF_PIECE = {value: char for char, value in PIECE_CHARS.items()}
@@ -89,12 +94,6 @@ def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def to_mover_frame(board: np.ndarray, player: int) -> np.ndarray:
-    """int8 (n·n,): the absolute board as `player` sees it (rotated 180° and negated for 1)."""
-    flat = np.asarray(board, dtype=np.int8).reshape(-1)
-    return flat if player == 0 else -flat[::-1]
-
-
 def _mover_square(square: int, player: int, n: int) -> int:
     return square if player == 0 else n * n - 1 - square
 
@@ -134,16 +133,3 @@ def _compiled_start(env: Checkers):
 
 def _is_drawing(board) -> bool:
     return isinstance(board, (list, tuple)) and all(isinstance(row, str) for row in board)
-
-
-def absolute_board(state: CheckersState) -> np.ndarray:
-    """int8 (n, n): the board of one (unbatched) state as a person sees it."""
-    board = np.asarray(state.board)
-    n = int(round(len(board) ** 0.5))
-    player = int(state.current_player)
-    return to_mover_frame(board, player).reshape(n, n)  # the frame change is its own inverse
-
-
-def absolute_board_jax(board: jax.Array, player: jax.Array) -> jax.Array:
-    """int8 (n·n,): traceable `absolute_board` for one game (vmap it for many)."""
-    return jnp.where(player == 0, board, rules.flip(board))

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from jaxcheckers.checkers import rules
-from jaxcheckers.checkers.positions import CHAR_OF_PIECE, absolute_board
+from jaxcheckers.checkers.frames import absolute_board
+from jaxcheckers.checkers.positions import CHAR_OF_PIECE
 
 PLAYER_NAMES = ("black", "white")
 UNICODE_PIECES = {0: "·", 1: "⛂", 2: "⛃", -1: "⛀", -2: "⛁"}

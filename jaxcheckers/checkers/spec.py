@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.checkers import ballots, fen, notation, pdn, positions, render
+from jaxcheckers.checkers import ballots, drawing, fen, frames, notation, pdn, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.games import GameSpec
-from jaxcheckers.rgb import checkers_rgb
-
-
-def rgb(state: CheckersState) -> np.ndarray:
-    return checkers_rgb(positions.absolute_board(state))
 
 
 def start(start, env: Checkers) -> CheckersState:
@@ -30,7 +25,7 @@ def start(start, env: Checkers) -> CheckersState:
 def global_state(state: CheckersState) -> np.ndarray:
     """int8 (n, n, 5), absolute frame (black at the top): black men, black kings, white men,
     white kings, and a plane of ones when white is to move."""
-    board = positions.absolute_board(state)
+    board = frames.absolute_board(state)
     to_move = np.full(board.shape, int(state.current_player), dtype=bool)
     planes = [board == 1, board == 2, board == -1, board == -2, to_move]
     return np.stack(planes, axis=-1).astype(np.int8)
@@ -47,7 +42,7 @@ SPEC = GameSpec(
     players=("black", "white"),
     size_option="board_size",
     text=render.render_text,
-    rgb=rgb,
+    rgb=drawing.state_rgb,
     from_fen=from_fen,
     to_fen=fen.state_to_fen,
     observation_dtype=np.int8,

@@ -25,6 +25,7 @@ import numpy as np
 
 from jaxcheckers import svg
 from jaxcheckers.core import Env, checked_max_steps, pgx_step_count, replace_fields
+from jaxcheckers.tictactoe import drawing
 
 __all__ = ["TicTacToe", "TicTacToeState", "gym_board", "winning_lines", "MIN_SIZE", "MAX_SIZE"]
 
@@ -137,7 +138,7 @@ def observation(board: jax.Array, player: jax.Array, size: int) -> jax.Array:
 
 
 def _svg(state: TicTacToeState) -> str:
-    return svg.tictactoe_svg(np.asarray(gym_board(state)))
+    return drawing.board_svg(np.asarray(gym_board(state)))
 
 
 def gym_board(state: TicTacToeState) -> jax.Array:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxcheckers.games import GameSpec
-from jaxcheckers.rgb import tictactoe_rgb
+from jaxcheckers.tictactoe import drawing
 from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
 
 SYMBOLS = {1: "X", -1: "O", 0: "."}  # player 0's marks, player 1's, an empty square
@@ -18,7 +18,7 @@ def text(state: TicTacToeState) -> str:
 
 
 def rgb(state: TicTacToeState) -> np.ndarray:
-    return tictactoe_rgb(np.asarray(gym_board(state)))
+    return drawing.board_rgb(np.asarray(gym_board(state)))
 
 
 def start(start, env: TicTacToe) -> TicTacToeState:

@@ -1,0 +1,81 @@
+"""The direction of imports: a game's package is imported only from inside its own folder, and the
+shared drawing modules hold primitives, never a game's drawing.
+
+`STILL_OUTSIDE` lists the modules that still import a game from outside it (issue 49 moves them
+into their games' folders); the test fails on a new one, and on one that has moved but is still
+listed, so the list only shrinks."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from pathlib import Path
+
+import pytest
+
+from jaxcheckers import games, rgb, svg
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
+STILL_OUTSIDE = {
+    "jaxcheckers/adapters/game.py",  # checkers' Python object
+    "jaxcheckers/adapters/tictactoe_gym.py",  # tic-tac-toe's own Gymnasium env
+    "jaxcheckers/agents/alphabeta.py",  # checkers' alpha-beta
+    "jaxcheckers/agents/chess_alphabeta.py",
+    "jaxcheckers/agents/inference.py",  # checkers' tactical features
+    "jaxcheckers/agents/perfect.py",  # solved 3×3 tic-tac-toe
+    "jaxcheckers/agents/sarsa.py",  # checkers' SARSA player
+    "training/sarsa.py",  # its trainer
+}
+
+
+def imported_games(path: Path) -> set[str]:
+    """The game packages the module at `path` imports (any `import` or `from ... import`)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return {game for game in GAME_PACKAGES for name in names if (name + ".").startswith(game + ".")}
+
+
+def outside_its_games(path: Path) -> set[str]:
+    relative = path.relative_to(ROOT).as_posix()
+    own = {game for game in GAME_PACKAGES if relative.startswith(game.replace(".", "/") + "/")}
+    return imported_games(path) - own
+
+
+def test_no_module_outside_a_game_imports_it_but_those_still_to_move():
+    modules = [*(ROOT / "jaxcheckers").rglob("*.py"), *(ROOT / "training").rglob("*.py")]
+    importing = {path.relative_to(ROOT).as_posix() for path in modules if outside_its_games(path)}
+    assert importing - STILL_OUTSIDE == set(), "a new import of a game from outside its folder"
+    assert STILL_OUTSIDE - importing == set(), "moved: take it off STILL_OUTSIDE"
+
+
+@pytest.mark.parametrize("module", [rgb, svg])
+def test_the_shared_drawing_modules_name_no_game(module):
+    public = set(module.__all__)
+    assert not {name for name in public if any(g in name for g in games.BUILTIN)}
+    assert imported_games(Path(module.__file__)) == set()
+
+
+@pytest.mark.parametrize(
+    "module, old, home, new",
+    [
+        (rgb, "checkers_rgb", "jaxcheckers.checkers.drawing", "board_rgb"),
+        (rgb, "tictactoe_rgb", "jaxcheckers.tictactoe.drawing", "board_rgb"),
+        (svg, "checkers_svg", "jaxcheckers.checkers.drawing", "board_svg"),
+        (svg, "tictactoe_svg", "jaxcheckers.tictactoe.drawing", "board_svg"),
+    ],
+)
+def test_a_moved_drawing_keeps_its_old_name_for_a_release_with_a_warning(module, old, home, new):
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=f"{home}.{new}"):
+        function = getattr(module, old)
+    assert function is getattr(importlib.import_module(home), new)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no attribute 'no_such_drawing'"):
+            module.no_such_drawing  # noqa: B018 - the attribute access is the test
