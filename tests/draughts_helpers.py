@@ -10,7 +10,10 @@ import numpy as np
 
 from jaxcheckers.core import step_autoreset
 from jaxcheckers.draughts import rules
+from jaxcheckers.draughts.env import Draughts
 from tests import draughts_reference as reference
+
+FAST_SAMPLE = (8, 100, 1)  # games, hops, seed: the random positions the fast tests share
 
 
 @functools.cache
@@ -34,9 +37,11 @@ def _player(env, games: int, steps: int):
     return play
 
 
-def random_states(env, games: int, steps: int, seed: int = 0):
-    """The live states of `games` random games played `steps` hops each (restarted as they end),
-    as host arrays with one leading axis."""
+@functools.cache
+def random_states(variant: str, games: int, steps: int, seed: int = 0):
+    """The live states of `games` random games of `variant` played `steps` hops each (restarted
+    as they end), as host arrays with one leading axis; computed once per process."""
+    env = Draughts(variant=variant)
     seen = jax.device_get(_player(env, games, steps)(jax.random.key(seed)))
     flat = jax.tree.map(lambda x: x.reshape(-1, *x.shape[2:]), seen)
     live = ~(flat.terminated | flat.truncated)
@@ -87,3 +92,17 @@ def whole_moves_of(moves, index, player, lay: rules.Layout) -> set[tuple]:
         end = _numbers(int(moves.square[index, k]), player, lay)[0]
         out.add((start, end, frozenset(_numbers(int(t), player, lay)[0] for t in taken)))
     return out
+
+
+CAPACITY = 64  # whole moves a position (and capture-search nodes a level) in the tests
+
+
+@functools.cache
+def _generator(variant: str):
+    lay = rules.layout(variant)
+    return jax.jit(jax.vmap(lambda board: rules.whole_moves(board, lay, CAPACITY)))
+
+
+def whole_moves(variant: str, boards) -> rules.Moves:
+    """`rules.whole_moves` of a batch of boards, as host arrays (compiled once per variant)."""
+    return jax.device_get(_generator(variant)(boards))

@@ -50,14 +50,25 @@ def routes(pieces: dict, white_to_move: bool, variant: str, jumper=None, taken=(
             if pieces[victim].lower() == mine or victim in taken:
                 continue
             r, c = r + dr, c + dc
+            # Each landing behind the piece, with the routes from it; a king must land where it
+            # can capture again if any landing allows it (in every variant; under the majority
+            # rule the shorter captures drop out anyway).
+            results = []
             while at(r, c) is not None and (at(r, c) == start or at(r, c) not in pieces):
                 land = at(r, c)
                 crowned = king or (variant == "russian" and r == last_row)
-                extended = True
-                captures(start, land, crowned, [*taken, victim], [*path, land], found)
+                routes_from = []
+                captures(start, land, crowned, [*taken, victim], [*path, land], routes_from)
+                results.append(routes_from)
                 if not king:
                     break
                 r, c = r + dr, c + dc
+            going_on = [
+                res for res in results if any(len(t) > len(taken) + 1 for _, _, t, _ in res)
+            ]
+            for res in going_on or results:
+                found.extend(res)
+            extended = extended or bool(results)
         if not extended and taken:
             found.append((start, path, taken, king))
 

@@ -3,13 +3,11 @@ Python reference (tests/draughts_reference.py)."""
 
 from __future__ import annotations
 
-import jax
 import pytest
 
 from jaxcheckers.draughts import rules
-from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
-from jaxcheckers.draughts.perft import perft
+from jaxcheckers.draughts.perft import perft, perft_counts
 from tests import draughts_helpers as helpers
 from tests import draughts_reference as reference
 
@@ -41,12 +39,13 @@ FAST_DEPTH = {"international": 4, "russian": 5, "brazilian": 5}
 @pytest.mark.parametrize("variant", rules.VARIANTS)
 def test_perft_from_the_start(variant):
     depth = FAST_DEPTH[variant]
-    assert [perft(d, variant) for d in range(1, depth + 1)] == START[variant][:depth]
+    start = rules.opening_board(rules.layout(variant))[None]
+    assert perft_counts(start, depth, variant) == START[variant][:depth]
 
 
 def test_perft_of_the_published_positions():
-    assert [perft(d, board=_board(RANDOM178)) for d in (1, 2, 3)] == RANDOM178_COUNTS[:3]
-    assert [perft(d, board=_board(WOLDOUBY)) for d in range(1, 7)] == WOLDOUBY_COUNTS[:6]
+    assert perft_counts(_board(RANDOM178)[None], 3) == RANDOM178_COUNTS[:3]
+    assert perft_counts(_board(WOLDOUBY)[None], 6) == WOLDOUBY_COUNTS[:6]
 
 
 @pytest.mark.slow
@@ -91,12 +90,9 @@ def test_the_reference_matches_published_perft(variant, depth):
 
 @pytest.mark.parametrize("variant", rules.VARIANTS)
 def test_random_positions_match_the_reference(variant):
-    env = Draughts(variant=variant)
-    lay = env.layout
-    states = helpers.random_states(env, games=16, steps=100, seed=1)
-    moves = jax.device_get(
-        jax.jit(jax.vmap(lambda b: rules.whole_moves(b, lay, 128)))(states.board)
-    )
+    lay = rules.layout(variant)
+    states = helpers.random_states(variant, *helpers.FAST_SAMPLE)
+    moves = helpers.whole_moves(variant, states.board)
     mid, captures, checked = 0, 0, 0
     for i in range(len(states.board)):
         board, taken = states.board[i], states.taken[i]
@@ -111,4 +107,4 @@ def test_random_positions_match_the_reference(variant):
             assert helpers.whole_moves_of(moves, i, player, lay) == want, i
             captures += any(t for _, _, t in want)
             checked += 1
-    assert mid > 20 and captures > 50 and checked > 500  # the sample reaches captures
+    assert mid > 10 and captures > 30 and checked > 300  # the sample reaches captures

@@ -16,11 +16,11 @@ import numpy as np
 
 from jaxcheckers.draughts import rules
 
-__all__ = ["perft", "perft_boards"]
+__all__ = ["perft", "perft_boards", "perft_counts"]
 
-CHUNK = 1024
+CHUNKS = (128, 1024)  # positions a kernel call plays: the small one for small frontiers
 CAPACITY = 32  # whole moves (and search nodes a level) a position is first tried with
-LARGE = (64, 512)  # the chunk and capacity the positions that overflow that are redone with
+LARGE = (64, 256)  # the chunk and capacity the positions that overflow that are redone with
 
 
 @functools.cache
@@ -68,15 +68,15 @@ def _ply(frontier: np.ndarray, variant: str, last: bool, chunk: int, capacity: i
     return total, children, np.concatenate(hard)
 
 
-def perft_boards(boards: np.ndarray, depth: int, variant: str = "international") -> int:
-    """Leaf count after `depth` whole moves from each of `boards` (int8 (N, S), mover's frame,
-    each at the start of a move), summed."""
+def perft_counts(boards: np.ndarray, depth: int, variant: str = "international") -> list[int]:
+    """The leaf counts after 1 … `depth` whole moves from `boards` (int8 (N, S), mover's frame,
+    each at the start of a move), summed over them: one pass, each ply's count read from it."""
     frontier = np.asarray(boards, np.int8).reshape(-1, rules.layout(variant).squares)
-    if depth == 0:
-        return len(frontier)
+    counts = []
     for ply in range(depth):
         last = ply == depth - 1
-        total, children, hard = _ply(frontier, variant, last, CHUNK, CAPACITY)
+        chunk = CHUNKS[0] if len(frontier) <= CHUNKS[0] else CHUNKS[1]
+        total, children, hard = _ply(frontier, variant, last, chunk, CAPACITY)
         if len(hard):
             more, more_children, harder = _ply(hard, variant, last, *LARGE)
             if len(harder):
@@ -84,9 +84,17 @@ def perft_boards(boards: np.ndarray, depth: int, variant: str = "international")
             total += more
             children += more_children
         if last:
-            return total
+            return [*counts, total]
         frontier = np.concatenate(children)
-    raise AssertionError("unreachable")
+        counts.append(len(frontier))
+    return counts
+
+
+def perft_boards(boards: np.ndarray, depth: int, variant: str = "international") -> int:
+    """Leaf count after `depth` whole moves from each of `boards`, summed."""
+    if depth == 0:
+        return len(np.asarray(boards).reshape(-1, rules.layout(variant).squares))
+    return perft_counts(boards, depth, variant)[-1]
 
 
 def perft(depth: int, variant: str = "international", board: np.ndarray | None = None) -> int:

@@ -167,8 +167,11 @@ class Nodes(NamedTuple):
     taken: jax.Array  # uint32 (N, W)  the opponent pieces taken so far
 
 
-def _children(nodes: Nodes, board: jax.Array, lay: Layout, label_hops: bool) -> Nodes:
-    """Every capture hop of every node, as nodes of shape (N·4·L,) (most of them invalid)."""
+def _children(nodes: Nodes, board: jax.Array, lay: Layout, label_hops) -> Nodes:
+    """Every capture hop of every node, as nodes of shape (N·4·L,) (most of them invalid).
+
+    label_hops: True labels each child with its hop's action, "group" with its parent's index
+    and direction (the landings behind one piece taken), False keeps the parent's label."""
     ray = jnp.asarray(lay.ray)[jnp.minimum(nodes.square, lay.squares - 1)]  # (N, 4, L)
     occupied = jnp.concatenate([board != EMPTY, jnp.ones(1, bool)])[ray]
     occupied &= ray != nodes.origin[:, None, None]  # the moving piece has left its square
@@ -188,7 +191,9 @@ def _children(nodes: Nodes, board: jax.Array, lay: Layout, label_hops: bool) -> 
         lay.crown_mid_capture & (jnp.asarray(lay.row)[jnp.minimum(ray, lay.squares - 1)] == 0)
     )
     shape = valid.shape
-    if label_hops:
+    if label_hops == "group":
+        label = jnp.arange(shape[0])[:, None, None] * 4 + jnp.arange(4)[None, :, None]
+    elif label_hops:
         direction = jnp.arange(4)[None, :, None]
         label = action_of(direction, distance + 1, nodes.origin[:, None, None], lay)
     else:
@@ -213,10 +218,12 @@ def _compact(nodes: Nodes, capacity: int) -> tuple[Nodes, jax.Array]:
     return kept, count > capacity
 
 
-def _merged(nodes: Nodes) -> Nodes:
-    """`nodes` with each repeated node (same label, start, square, kind and taken set) kept once."""
+def _merged(nodes: Nodes, *, by_label: bool = True) -> Nodes:
+    """`nodes` with each repeated node (same label, start, square, kind and taken set) kept once
+    (by_label=False: whatever their labels)."""
     squares = 64  # above any board's square count
-    key = ((nodes.label * squares + nodes.origin) * squares + nodes.square) * 2 + nodes.king
+    label = nodes.label if by_label else jnp.zeros_like(nodes.label)
+    key = ((label * squares + nodes.origin) * squares + nodes.square) * 2 + nodes.king
     same = nodes.valid[None, :] & (key[:, None] == key[None, :])
     same &= (nodes.taken[:, None, :] == nodes.taken[None, :, :]).all(axis=-1)
     earlier = jnp.arange(nodes.valid.shape[0])
@@ -313,13 +320,35 @@ class Legal(NamedTuple):
 def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     """The legal hops: the first hops of the longest captures (under the majority rule; of any
     capture in Russian), else (at the start of a move) the quiet moves."""
-    found = search(
-        board, taken, jumper, lay, label_hops=True, capacity=lay.capacity, deep=lay.majority
-    )
-    captures = found.depth > 0
+    if lay.majority:
+        found = search(board, taken, jumper, lay, label_hops=True, capacity=lay.capacity)
+        best, captures, overflow = found.best, found.depth > 0, found.overflow
+    else:
+        roots = _roots(board, taken, jumper, lay)
+        first, overflow = _compact(_children(roots, board, lay, True), lay.capacity)
+        _, ends = _expand(first, board, lay)
+        # The landings behind one piece taken: those from which the capture goes on, if any.
+        group = first.label // lay.squares // lay.reach  # the direction of the hop
+        group = group * lay.squares + first.origin
+        best = first._replace(valid=first.valid & ~_stops_early(first.valid, ends, group))
+        captures = first.valid.any()
     quiet = quiet_moves(board, lay) & (jumper < 0)
-    mask = jnp.where(captures, labels_mask(found.best, lay), quiet)
-    return Legal(mask, captures, found.overflow)
+    mask = jnp.where(captures, labels_mask(best, lay), quiet)
+    return Legal(mask, captures, overflow)
+
+
+def _expand(nodes: Nodes, board, lay: Layout) -> tuple[Nodes, jax.Array]:
+    """The children of `nodes` labelled by group (uncompacted), and which nodes have none."""
+    children = _children(nodes, board, lay, "group")
+    return children, ~children.valid.reshape(nodes.valid.shape[0], -1).any(axis=1)
+
+
+def _stops_early(valid, ends, group) -> jax.Array:
+    """bool (N,): a capture that stops where one landing behind the same piece would go on
+    (a king must land where it can capture again, if it can; Russian rules)."""
+    goes_on = valid & ~ends
+    same = group[:, None] == group[None, :]
+    return valid & ends & (same & goes_on[None, :]).any(axis=1)
 
 
 # -- playing a hop -------------------------------------------------------------------------------
@@ -388,7 +417,7 @@ def whole_moves(board: jax.Array, lay: Layout, capacity: int) -> Moves:
         captures, overflow, first = found.best, found.overflow, found.first
     else:
         roots = _roots(board, empty, jnp.int32(-1), lay)
-        first, overflow, _ = _next_level(roots, board, lay, False, capacity)
+        first, overflow = _compact(_children(roots, board, lay, "group"), capacity)
         captures, overflow = _leaves(first, overflow, board, lay, capacity)
     plain, spilled = _plain_moves(board, lay, capacity)
     has_capture = first.valid.any()
@@ -420,7 +449,9 @@ def _plain_moves(board: jax.Array, lay: Layout, capacity: int) -> tuple[Nodes, j
 
 def _leaves(first: Nodes, overflow, board, lay: Layout, capacity: int) -> tuple[Nodes, jax.Array]:
     """Every capture that cannot go on (Russian: any of them may be played), collected level by
-    level into `capacity` slots."""
+    level into `capacity` slots. A king landing where it stops, behind a piece from which another
+    landing goes on, is no such capture. Nodes are merged only as moves, at the end: a merged
+    node would lose the landings beside it."""
     out = jax.tree.map(lambda x: jnp.zeros((capacity, *x.shape[1:]), x.dtype), first)
 
     def more(carry):
@@ -428,8 +459,10 @@ def _leaves(first: Nodes, overflow, board, lay: Layout, capacity: int) -> tuple[
 
     def deeper(carry):
         level, out, count, overflow = carry
-        nxt, spilled, ends = _next_level(level, board, lay, False, capacity)
-        leaf = level.valid & ends
+        children, ends = _expand(level, board, lay)
+        nxt, spilled = _compact(children, capacity)
+        leaf = level.valid & ends & ~_stops_early(level.valid, ends, level.label)
+        leaf = _merged(level._replace(valid=leaf), by_label=False).valid
         slot = jnp.where(leaf, count + jnp.cumsum(leaf) - 1, capacity)
         out = jax.tree.map(lambda o, x: o.at[slot].set(x, mode="drop"), out, level)
         total = count + leaf.sum()
