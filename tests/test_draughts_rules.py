@@ -88,7 +88,10 @@ def test_the_reference_matches_published_perft(variant, depth):
     assert _reference_perft(pieces, False, "international", 2) == RANDOM178_COUNTS[1]
 
 
-@pytest.mark.parametrize("variant", rules.VARIANTS)
+# Brazilian is the international rules on 8×8: its fast checks are perft and py-draughts.
+@pytest.mark.parametrize(
+    "variant", ["international", "russian", pytest.param("brazilian", marks=pytest.mark.slow)]
+)
 def test_random_positions_match_the_reference(variant):
     lay = rules.layout(variant)
     states = helpers.random_states(variant, *helpers.FAST_SAMPLE)

@@ -272,7 +272,8 @@ def search(
     """The capture search from the start of a move (jumper −1) or from a piece mid-capture,
     `capacity` nodes a level. deep=False stops after the first level (then `best` = `first`)."""
     roots = _roots(board, taken, jumper, lay)
-    first, overflow, _ = _next_level(roots, board, lay, label_hops, capacity)
+    # First hops differ in start, direction or distance: nothing to merge yet.
+    first, overflow = _compact(_children(roots, board, lay, label_hops), capacity)
     depth = first.valid.any().astype(jnp.int32)
     if not deep:
         return Search(first, first, depth, overflow)
@@ -390,8 +391,8 @@ def finish(board: jax.Array, taken: jax.Array, square: jax.Array, lay: Layout) -
 
 def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:
     """bool (): the piece on `square` has a capture (the move must go on)."""
-    found = search(board, taken, square, lay, label_hops=False, capacity=8, deep=False)
-    return found.depth > 0
+    roots = _roots(board, taken, square, lay)
+    return _children(roots, board, lay, False).valid.any()
 
 
 # -- whole moves (perft, notation, the tests) -----------------------------------------------------
