@@ -47,6 +47,7 @@ ENTRY_POINT_GROUP = "jaxcheckers.games"
 BUILTIN = {
     "checkers": "jaxcheckers.checkers.spec",
     "chess": "jaxcheckers.chess.spec",
+    "draughts": "jaxcheckers.draughts.spec",
     "tictactoe": "jaxcheckers.tictactoe.spec",
 }
 DEFAULT = "checkers"  # the game wherever none is named (the CLI, PettingZoo, shipped networks)

@@ -1,0 +1,41 @@
+"""Draughts' entry in the game registry (`jaxcheckers.games`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxcheckers.draughts import fen, notation, pdn
+from jaxcheckers.draughts.env import Draughts, DraughtsState
+from jaxcheckers.games import GameSpec
+
+
+def from_fen(text: str, **options) -> DraughtsState:
+    """The position of a PDN FEN (`W:W31-50:B1-20`) on the env `options` build."""
+    return fen.state_from_fen(Draughts(**options), text)
+
+
+def start(start, env: Draughts) -> DraughtsState:
+    """An unbatched DraughtsState of this env's variant."""
+    if not isinstance(start, env.state_type) or np.shape(start.board) != (env.layout.squares,):
+        raise ValueError("options['start'] must be an unbatched DraughtsState of this variant")
+    return start
+
+
+SPEC = GameSpec(
+    name="draughts",
+    make=Draughts,
+    players=("white", "black"),
+    text=notation.text,
+    from_fen=from_fen,
+    to_fen=fen.state_to_fen,
+    start=start,
+    parse_move=notation.parse_move,
+    move_name=notation.move_name,
+    legal_moves_text=notation.legal_moves_text,
+    move_help=notation.HELP,
+    mid_move=notation.mid_move,
+    terminal=notation.board_lines,
+    record=pdn.DIALECT,
+    default_seats=("human", "random"),
+    perft_depth=4,
+)

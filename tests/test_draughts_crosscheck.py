@@ -1,0 +1,62 @@
+"""Draughts' whole moves against outside implementations, over random-game positions: dame-rs
+(Rust, MIT; international rules) and py-draughts (the 8×8 variants). Both are test-only
+dependencies (the `dev` extra)."""
+
+from __future__ import annotations
+
+import jax
+import pytest
+
+from jaxcheckers.draughts import fen, rules
+from tests import draughts_helpers as helpers
+
+
+def _their_moves(variant: str, text: str) -> set[tuple]:
+    if variant == "international":
+        dame = pytest.importorskip("dame")
+        board = dame.Board(text)
+        return {(m.from_square, m.to_square, frozenset(m.captured)) for m in board.legal_moves}
+    draughts = pytest.importorskip("draughts")
+    board_type = draughts.RussianBoard if variant == "russian" else draughts.BrazilianBoard
+    board = board_type.from_fen(text)
+    return {
+        (m.square_list[0] + 1, m.square_list[-1] + 1, frozenset(c + 1 for c in m.captured_list))
+        for m in board.legal_moves
+    }
+
+
+def _compare(variant: str, games: int, steps: int, seed: int) -> tuple[int, int]:
+    """(positions compared, those with a capture); asserts the move sets are equal."""
+    lay = rules.layout(variant)
+    states = helpers.random_states(variant, games, steps, seed)
+    states = jax.tree.map(lambda x: x[states.jumper < 0], states)
+    moves = helpers.whole_moves(variant, states.board)
+    with_capture = 0
+    for i in range(len(states.board)):
+        player = int(states.current_player[i])
+        absolute, _, _ = helpers.white_frame(states.board[i], states.taken[i], -1, player)
+        text = fen.board_to_fen(absolute, player)
+        theirs = _their_moves(variant, text)
+        assert not moves.overflow[i], text
+        assert helpers.whole_moves_of(moves, i, player, lay) == theirs, text
+        with_capture += any(taken for _, _, taken in theirs)
+    return len(states.board), with_capture
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+def test_random_positions_match_an_outside_library(variant):
+    compared, with_capture = _compare(variant, *helpers.FAST_SAMPLE)
+    assert compared > 300 and with_capture > 30
+
+
+@pytest.mark.slow
+def test_ten_thousand_random_positions_match_dame():
+    compared, with_capture = _compare("international", games=64, steps=200, seed=3)
+    assert compared >= 10_000 and with_capture > 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["russian", "brazilian"])
+def test_thousands_of_8x8_positions_match_py_draughts(variant):
+    compared, with_capture = _compare(variant, games=32, steps=150, seed=4)
+    assert compared >= 3_000 and with_capture > 300

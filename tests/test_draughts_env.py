@@ -1,0 +1,127 @@
+"""The draughts env: the draw rules, a capture over several steps, FEN and move text."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from jaxcheckers import games
+from jaxcheckers.core import compiled_step
+from jaxcheckers.draughts import notation
+from jaxcheckers.draughts.env import Draughts
+
+SPEC = games.spec("draughts")
+# Two kings each side of the board, far from each other: White's shuttles 46-41-46, Black's
+# 1-6-1 (no capture is ever possible: neither lies on a diagonal through the other).
+SHUTTLE = ["46-41", "1-6", "41-46", "6-1"]
+
+
+def _shuttle(env, text: str, limit: int = 60) -> tuple[int, object]:
+    """Plays the shuttle from the FEN until the game ends: (whole moves played, last state)."""
+    state = SPEC.from_fen(text, **_options(env))
+    step = compiled_step(env)
+    for ply in range(limit):
+        if bool(state.terminated):
+            return ply, state
+        (action,) = notation.parse_move(env, state, SHUTTLE[ply % 4])
+        state = step(state, action)
+    return limit, state
+
+
+def _options(env) -> dict:
+    return {
+        "repetition_draw": env.repetition_draw,
+        "king_moves_draw": env.king_moves_draw,
+        "endgame_draw": env.endgame_draw,
+    }
+
+
+OFF = {"repetition_draw": False, "king_moves_draw": False, "endgame_draw": False}
+
+
+@pytest.mark.parametrize(
+    ("fen", "rule", "plies"),
+    [
+        # The third occurrence of the start position comes after two rounds of four moves.
+        ("W:WK46:BK1", "repetition_draw", 8),
+        # 25 moves of each side with only kings moved (the men on 35 and 16 make it no ending).
+        ("W:WK46,35:BK1,16", "king_moves_draw", 50),
+        # King against king: 5 moves each.
+        ("W:WK46:BK1", "endgame_draw", 10),
+        # Three kings against one: 16 moves each.
+        ("W:WK46,K47,K48:BK1", "endgame_draw", 32),
+    ],
+)
+def test_each_draw_rule_ends_the_game_when_it_says(fen, rule, plies):
+    env = Draughts(**{**OFF, rule: True})
+    played, state = _shuttle(env, fen)
+    assert played == plies
+    assert bool(state.terminated) and not bool(state.truncated)
+    assert np.asarray(state.rewards).tolist() == [0.0, 0.0]
+    # Without the rule the same shuttle goes on.
+    played, state = _shuttle(Draughts(**OFF), fen, limit=plies + 4)
+    assert played == plies + 4 and not bool(state.terminated)
+
+
+def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
+    env = Draughts()
+    # White's man on 32 must take 27 and 17 (the longest capture), ending on 12... as two hops.
+    state = SPEC.from_fen("W:W32:B27,17,3", **{})
+    assert notation.legal_moves_text(env, state) == "legal moves: 32x12"
+    first, second = notation.parse_move(env, state, "32x12")
+    step = compiled_step(env)
+    mid = step(state, first)
+    assert int(mid.current_player) == 0 and notation.mid_move(mid)
+    planes = np.asarray(mid.observation)
+    assert planes.shape == (10, 10, 5) and planes[..., 4].sum() == 1  # 27 taken, still there
+    assert planes[..., 2].sum() == 3
+    done = step(mid, second)
+    assert int(done.current_player) == 1 and not notation.mid_move(done)
+    assert SPEC.to_fen(done) == "B:W12:B3"
+
+
+def test_fen_round_trips_and_bad_fen_is_one_line():
+    text = "B:WK31,32,40:BK1,2,19"
+    assert SPEC.to_fen(SPEC.from_fen(text)) == text
+    assert SPEC.to_fen(SPEC.from_fen("W:W31-50:B1-20")) == SPEC.to_fen(
+        jax.jit(Draughts().reset)(jax.random.key(0))
+    )
+    for bad, reason in [
+        ("X:W1:B2", "side to move"),
+        ("W:W51:B1", "squares run from 1 to 50"),
+        ("W:W31,31:B1", "listed twice"),
+        ("W:W1-21,22:B50", "more than 20 pieces"),
+        ("W:W3:B40", "promotion row"),
+    ]:
+        with pytest.raises(ValueError, match=reason) as error:
+            SPEC.from_fen(bad)
+        assert "\n" not in str(error.value)
+
+
+def test_moves_as_text_are_read_and_written():
+    env = Draughts()
+    state = jax.jit(env.reset)(jax.random.key(0))
+    assert notation.legal_moves_text(env, state).startswith("legal moves: 31-26, 32-27")
+    (action,) = notation.parse_move(env, state, "32-28")
+    assert notation.move_name(env, state, action) == "32-28"
+    for bad in ("32-27x", "32-23", "hello"):
+        with pytest.raises(ValueError):
+            notation.parse_move(env, state, bad)
+
+
+def test_step_compiles_once_for_the_batch():
+    env = Draughts(variant="russian")
+    traces = []
+
+    def counted(state, action):
+        traces.append(1)
+        return env.step(state, action)
+
+    step = jax.jit(jax.vmap(counted))
+    states = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 4))
+    for _ in range(3):
+        action = np.argmax(np.asarray(states.legal_action_mask), axis=1).astype(np.int32)
+        states = step(states, action)
+    assert len(traces) == 1
+    assert np.asarray(states.legal_action_mask).any(axis=1).all()

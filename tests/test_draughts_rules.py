@@ -1,0 +1,113 @@
+"""Draughts rules: perft against published counts, and random-game positions against a plain
+Python reference (tests/draughts_reference.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxcheckers.draughts import rules
+from jaxcheckers.draughts.fen import fen_to_board
+from jaxcheckers.draughts.perft import perft, perft_counts
+from tests import draughts_helpers as helpers
+from tests import draughts_reference as reference
+
+# Perft from the start, whole moves (routes of one move counted once). International: Aart Bik's
+# counts, also in the "Perft" thread of the FMJD forum (laatste.info/bb3/viewtopic.php?f=53&t=2308)
+# that rhalbersma/dctl's tests cite. Russian and Brazilian: as given in issue 50 (from the
+# alternative-rules thread of the same forum, cited there too).
+START = {
+    "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961],
+    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830],
+}
+# The published test positions of the same thread, with their counts (dctl's tests list them).
+RANDOM178 = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
+RANDOM178_COUNTS = [14, 55, 1168, 5432, 87195, 629010]
+WOLDOUBY = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+WOLDOUBY_COUNTS = [6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050]
+
+
+def _board(fen: str, variant: str = "international"):
+    lay = rules.layout(variant)
+    board, player = fen_to_board(fen, lay.squares)
+    return board if player == 0 else -board[::-1]
+
+
+FAST_DEPTH = {"international": 4, "russian": 5, "brazilian": 5}
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+def test_perft_from_the_start(variant):
+    depth = FAST_DEPTH[variant]
+    start = rules.opening_board(rules.layout(variant))[None]
+    assert perft_counts(start, depth, variant) == START[variant][:depth]
+
+
+def test_perft_of_the_published_positions():
+    assert perft_counts(_board(RANDOM178)[None], 3) == RANDOM178_COUNTS[:3]
+    assert perft_counts(_board(WOLDOUBY)[None], 6) == WOLDOUBY_COUNTS[:6]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+def test_perft_from_the_start_deeper(variant):
+    depth = 6 if variant == "international" else 7
+    assert perft(depth, variant) == START[variant][depth - 1]
+
+
+@pytest.mark.slow
+def test_perft_of_the_published_positions_deeper():
+    assert perft(5, board=_board(RANDOM178)) == RANDOM178_COUNTS[4]
+    assert perft(10, board=_board(WOLDOUBY)) == WOLDOUBY_COUNTS[9]
+
+
+def _reference_perft(pieces, white, variant, depth):
+    if depth == 0:
+        return 1
+    n = reference.SIZE[variant]
+    promotion = range(1, n // 2 + 1) if white else range(n * n // 2 - n // 2 + 1, n * n // 2 + 1)
+    total = 0
+    unique = {}
+    for route in reference.routes(pieces, white, variant):
+        unique.setdefault((route[0], route[1][-1], frozenset(route[2])), route)
+    for (start, end, taken), route in unique.items():
+        after = {s: p for s, p in pieces.items() if s != start and s not in taken}
+        piece = pieces[start]
+        after[end] = piece.upper() if route[3] or end in promotion else piece
+        total += _reference_perft(after, not white, variant, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize(("variant", "depth"), [("international", 3), ("russian", 5)])
+def test_the_reference_matches_published_perft(variant, depth):
+    # The reference is only worth checking against if it is right itself.
+    lay = rules.layout(variant)
+    pieces = reference.pieces_of(rules.opening_board(lay))
+    assert _reference_perft(pieces, True, variant, depth) == START[variant][depth - 1]
+    pieces = reference.pieces_of(fen_to_board(RANDOM178)[0])
+    assert _reference_perft(pieces, False, "international", 2) == RANDOM178_COUNTS[1]
+
+
+# Brazilian is the international rules on 8×8: its fast checks are perft and py-draughts.
+@pytest.mark.parametrize(
+    "variant", ["international", "russian", pytest.param("brazilian", marks=pytest.mark.slow)]
+)
+def test_random_positions_match_the_reference(variant):
+    lay = rules.layout(variant)
+    states = helpers.random_states(variant, *helpers.FAST_SAMPLE)
+    moves = helpers.whole_moves(variant, states.board)
+    mid, captures, checked = 0, 0, 0
+    for i in range(len(states.board)):
+        board, taken = states.board[i], states.taken[i]
+        jumper, player = int(states.jumper[i]), int(states.current_player[i])
+        expected = helpers.reference_hops(board, taken, jumper, player, variant)
+        assert helpers.env_hops(states.legal_action_mask[i], player, lay) == expected, i
+        mid += jumper >= 0
+        if jumper < 0:
+            absolute, _, _ = helpers.white_frame(board, taken, jumper, player)
+            want = reference.moves(reference.pieces_of(absolute), player == 0, variant)
+            assert not moves.overflow[i]
+            assert helpers.whole_moves_of(moves, i, player, lay) == want, i
+            captures += any(t for _, _, t in want)
+            checked += 1
+    assert mid > 10 and captures > 30 and checked > 300  # the sample reaches captures
