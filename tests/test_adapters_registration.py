@@ -28,7 +28,9 @@ FRESH_INTERPRETER = textwrap.dedent(
         if "Chess" in env_id:  # its check_env (a long compile) is in test_adapters_gymnasium_chess
             print("RESULT registered", env_id, gymnasium.spec(env_id).entry_point)
             continue
-        options = {"board_size": 6} if "Checkers" in env_id else {}
+        # The smaller boards compile faster: checkers 6×6, draughts on 8×8 (Brazilian).
+        options = {"Checkers": {"board_size": 6}, "Draughts": {"variant": "brazilian"}}.get(
+            env_id.split("/")[1].split("-")[0], {})
         env = gymnasium.make(env_id, **options)
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # check_env's complaints fail the test
@@ -61,6 +63,7 @@ def test_ids_resolve_check_env_passes_and_async_workers_run_in_a_fresh_interpret
     assert results == [
         "checked jaxcheckers/Checkers-v0",
         "registered jaxcheckers/Chess-v0 jaxcheckers.adapters.gymnasium:LearnerEnv",
+        "checked jaxcheckers/Draughts-v0",
         "checked jaxcheckers/TicTacToe-v0",
         "checked jaxcheckers/TicTacToeGym-v0",
         "async ok",
