@@ -43,7 +43,10 @@ def _compare(variant: str, games: int, steps: int, seed: int) -> tuple[int, int]
     return len(states.board), with_capture
 
 
-@pytest.mark.parametrize("variant", rules.VARIANTS)
+@pytest.mark.parametrize(
+    "variant",  # Brazilian differs from international only in the board: its sample is slow
+    ["international", "russian", pytest.param("brazilian", marks=pytest.mark.slow)],
+)
 def test_random_positions_match_an_outside_library(variant):
     compared, with_capture = _compare(variant, *helpers.FAST_SAMPLE)
     assert compared > 300 and with_capture > 30

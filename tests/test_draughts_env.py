@@ -50,7 +50,7 @@ OFF = {"repetition_draw": False, "king_moves_draw": False, "endgame_draw": False
         # King against king: 5 moves each.
         ("W:WK46:BK1", "endgame_draw", 10),
         # Three kings against one: 16 moves each.
-        ("W:WK46,K47,K48:BK1", "endgame_draw", 32),
+        pytest.param("W:WK46,K47,K48:BK1", "endgame_draw", 32, marks=pytest.mark.slow),
     ],
 )
 def test_each_draw_rule_ends_the_game_when_it_says(fen, rule, plies):
