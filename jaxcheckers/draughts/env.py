@@ -62,6 +62,7 @@ class DraughtsState(NamedTuple):
     history: jax.Array  # uint32 (H, 2W)  kings (own, then theirs; mover's frame) of each
     #   position since the last capture or man move, slot quiet_plies % H
 
+    env_id = "draughts"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
 
