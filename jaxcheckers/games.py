@@ -90,10 +90,9 @@ class GameSpec:
     # them after a drawn end); jittable, bool (num_actions,). None: the state's own mask.
     moves_of_the_position: Callable[[Any], Any] | None = None
     title: str | None = None  # in its Gymnasium id, jaxcheckers/TITLE-v0 (default: the name)
-    # "module:Class" of a plain Python object of a position, built by `Class.from_state(state,
-    # env)`: the adapters' `game` property (checkers: adapters.game.Game); a path, because that
-    # object lives above the games.
-    game_object: str | None = None
+    # The class of a plain Python object of a position, built by `Class.from_state(state, env)`:
+    # the adapters' `game` property (checkers: `checkers.game.Game`).
+    game_object: type | None = None
 
     # -- moves as people write them (`play`, the game records); None: action numbers
     parse_move: Callable[[Env, Any, str], list[int]] | None = None  # typed move -> its actions
@@ -128,8 +127,7 @@ class GameSpec:
         """The `game_object` of `state`; AttributeError for a game that has none."""
         if self.game_object is None:
             raise AttributeError(f"{self.name} has no plain Python game object")
-        module, _, name = self.game_object.partition(":")
-        return getattr(importlib.import_module(module), name).from_state(state, env)
+        return self.game_object.from_state(state, env)
 
     def start_state(self, start, env: Env):
         """`reset(options={"start": start})`'s host State: the opening for None; a game's own
@@ -164,7 +162,7 @@ _CALLABLE_FIELDS = (
     "terminal",
 )  # fmt: skip
 _TEXT_FIELDS = (
-    "size_option", "pettingzoo_name", "title", "game_object", "move_help", "tactical_inputs",
+    "size_option", "pettingzoo_name", "title", "move_help", "tactical_inputs",
 )  # fmt: skip
 
 
@@ -203,6 +201,8 @@ def check_spec(game: Any) -> GameSpec:
             refuse(field, "a mapping")
     if not all(isinstance(k, str) and callable(v) for k, v in game.openings.items()):
         refuse("openings", "a mapping of names to deck(env) callables")
+    if game.game_object is not None and not callable(getattr(game.game_object, "from_state", 0)):
+        refuse("game_object", "None or a class with from_state(state, env)")
     if game.record is not None and not isinstance(game.record, Dialect):
         refuse("record", "None or a records.Dialect")
     try:

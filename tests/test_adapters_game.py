@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.adapters.game import Game, Move, opening, play_game
+from jaxcheckers.adapters.game import play_game
 from jaxcheckers.agents import random_agent
+from jaxcheckers.checkers.game import Game, Move
 from jaxcheckers.core import compiled_step
+from jaxcheckers.games import opening
 
 # A black man on square 14 (row 3, col 2) with white men on 18 and 26 in front: a double jump.
 DOUBLE_JUMP = [
@@ -229,3 +231,18 @@ def test_ealt_games_move_for_move_against_the_reference():
                 crowned_mid_capture += 1
         assert positions.absolute_board(game.state).shape == (8, 8)
     assert crowned_mid_capture > 0, "the sample never crowned a man that captured on"
+
+
+def test_the_game_object_lives_in_the_game_s_folder_and_its_old_path_still_serves_it():
+    from jaxcheckers import adapters, checkers, games
+    from jaxcheckers.adapters import game as old_home
+    from jaxcheckers.checkers import game as new_home
+
+    assert games.spec("checkers").game_object is new_home.Game
+    with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.Game"):
+        assert old_home.Game is new_home.Game
+    with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.Move"):
+        assert old_home.Move is new_home.Move
+    assert old_home.checked_action is adapters.common.checked_action
+    game = games.spec("checkers").position_object(opening(checkers.Checkers()), checkers.Checkers())
+    assert isinstance(game, new_home.Game) and len(game.legal_moves()) == 7

@@ -12,7 +12,6 @@ from gymnasium.utils import seeding  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import jaxcheckers  # noqa: E402
-from jaxcheckers.adapters.game import opening  # noqa: E402
 from jaxcheckers.adapters.gymnasium import (  # noqa: E402
     ENV_ID,
     CheckersEnv,
@@ -22,6 +21,7 @@ from jaxcheckers.adapters.gymnasium import (  # noqa: E402
 from jaxcheckers.adapters.tictactoe_gym import TicTacToeVectorEnv  # noqa: E402
 from jaxcheckers.agents import random_agent  # noqa: E402
 from jaxcheckers.core import compiled_step  # noqa: E402
+from jaxcheckers.games import opening  # noqa: E402
 
 SIZE = 6  # every test uses the same rules, so each function compiles once
 RANDOM_AGENT = jax.jit(random_agent)

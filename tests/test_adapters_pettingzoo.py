@@ -17,8 +17,9 @@ from pettingzoo.test.state_test import test_state_space as pettingzoo_state_spac
 
 import jaxcheckers  # noqa: E402
 from jaxcheckers.adapters import pettingzoo as checkers_aec  # noqa: E402
-from jaxcheckers.adapters.game import Game, opening  # noqa: E402
+from jaxcheckers.checkers.game import Game  # noqa: E402
 from jaxcheckers.core import compiled_step  # noqa: E402
+from jaxcheckers.games import opening  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's advice on dict spaces
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaxcheckers
-from jaxcheckers.adapters.game import Game
 from jaxcheckers.checkers.fen import fen_to_board
+from jaxcheckers.checkers.game import Game
 from jaxcheckers.checkers.positions import from_board
 
 ENV = jaxcheckers.make("checkers")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.adapters.game import Game
 from jaxcheckers.agents.random import random_legal_action, random_play_step
 from jaxcheckers.checkers import Checkers, bitboard, render, rules
+from jaxcheckers.checkers.game import Game
 from jaxcheckers.perft import perft
 
 BATCH = 1024

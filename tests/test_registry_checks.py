@@ -31,6 +31,8 @@ BAD_FIELDS = {
     "openings a list": ({"openings": ["ballots"]}, "openings"),
     "default_seats one": ({"default_seats": ("human",)}, "default_seats"),
     "observation_dtype": ({"observation_dtype": "no such dtype"}, "observation_dtype"),
+    # a class, no longer a "module:Class" path
+    "game_object a path": ({"game_object": "jaxcheckers.checkers.game:Game"}, "game_object"),
 }
 
 

@@ -62,3 +62,13 @@ class PickledAsSettings:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._attach()
+
+
+def checked_action(action: Any, num_actions: int) -> int:
+    """`action` as an int in [0, num_actions); ValueError for anything else (bools included)."""
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+        action = action.reshape(()).item()
+    is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    if not is_integer or not 0 <= int(action) < num_actions:
+        raise ValueError(f"an action is an int in [0, {num_actions}), got {action!r}")
+    return int(action)

@@ -67,8 +67,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.adapters import registration
-from jaxcheckers.adapters.common import PickledAsSettings, checked_seed, reset_options
-from jaxcheckers.adapters.game import checked_action
+from jaxcheckers.adapters.common import (
+    PickledAsSettings,
+    checked_action,
+    checked_seed,
+    reset_options,
+)
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import Env, State, tree_where

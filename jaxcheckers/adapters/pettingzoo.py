@@ -41,7 +41,7 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
   terminated only.) An action outside `Discrete(num_actions)` raises ValueError, where
   PettingZoo's `AssertOutOfBoundsWrapper` would assert;
 - `reset(options={"start": ...})` starts from a position: for checkers a
-  `jaxcheckers.adapters.game.Game` or a `CheckersState` of the same rules, for chess a FEN string
+  `jaxcheckers.checkers.game.Game` or a `CheckersState` of the same rules, for chess a FEN string
   or a `ChessState` of this env (other keys are ignored, as PettingZoo's envs ignore them; the
   seed, None or an int in [0, 2**32), is unused: neither game has chance);
 - render modes `human` (prints the board), `ansi` (returns it as text; a plug-in game without
@@ -62,8 +62,12 @@ from collections.abc import Callable
 import jax
 import numpy as np
 
-from jaxcheckers.adapters.common import PickledAsSettings, checked_seed, reset_options
-from jaxcheckers.adapters.game import checked_action
+from jaxcheckers.adapters.common import (
+    PickledAsSettings,
+    checked_action,
+    checked_seed,
+    reset_options,
+)
 from jaxcheckers.core import State, compiled_step
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import DEFAULT, GameSpec, observable_env, spec

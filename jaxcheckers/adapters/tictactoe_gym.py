@@ -57,8 +57,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.adapters import registration
-from jaxcheckers.adapters.common import checked_seed, reset_options
-from jaxcheckers.adapters.game import checked_action
+from jaxcheckers.adapters.common import checked_action, checked_seed, reset_options
 from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
 from jaxcheckers.extras import needed_for

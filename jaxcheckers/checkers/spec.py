@@ -6,12 +6,13 @@ import numpy as np
 
 from jaxcheckers.checkers import ballots, drawing, fen, frames, notation, pdn, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
+from jaxcheckers.checkers.game import Game
 from jaxcheckers.games import GameSpec
 
 
 def start(start, env: Checkers) -> CheckersState:
     """A `Game` of the same rules, or an unbatched `CheckersState` of this env."""
-    if isinstance(getattr(start, "state", None), CheckersState):  # a Game (adapters.game)
+    if isinstance(getattr(start, "state", None), CheckersState):  # a Game (checkers.game)
         if repr(start.env) != repr(env):
             raise ValueError(f"options['start'] is a game of {start.env!r}, not {env!r}")
         return start.state
@@ -50,7 +51,7 @@ SPEC = GameSpec(
     start=start,
     global_state=global_state,
     global_state_shape=lambda env: (env.board_size, env.board_size, 5),
-    game_object="jaxcheckers.adapters.game:Game",
+    game_object=Game,
     parse_move=notation.parse_move,
     move_name=notation.move_name,
     legal_moves_text=notation.legal_moves_text,
