@@ -18,7 +18,7 @@ import time
 import jax
 
 import jaxcheckers
-from jaxcheckers.agents import chess_alphabeta
+from jaxcheckers.chess import alphabeta as chess_alphabeta
 from jaxcheckers.chess import state_from_fen
 
 POSITIONS = {

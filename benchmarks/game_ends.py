@@ -19,9 +19,9 @@ import numpy as np
 
 import jaxcheckers
 from benchmarks.common import agent_or_exit
-from jaxcheckers.agents.alphabeta import material
 from jaxcheckers.arena import play_match
 from jaxcheckers.argtypes import non_negative_int, positive_int, seed
+from jaxcheckers.checkers.alphabeta import material
 from jaxcheckers.core import tree_where
 
 

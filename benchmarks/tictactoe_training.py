@@ -4,7 +4,7 @@
 
 Trains with `training.ppo.make_train` on `TicTacToe(size=3)` (the trainer's code unchanged, only
 the config chosen here): half the games self-play, the other half against the random player and
-the perfect player (`jaxcheckers.agents.perfect`) in turn. Then plays the greedy policy against
+the perfect player (`jaxcheckers.tictactoe.perfect`) in turn. Then plays the greedy policy against
 the random player and against the perfect player, `--games` games each, half in each seat.
 Prints wins, draws and losses and the training time, and writes
 `benchmarks/results/tictactoe_training.json`.
@@ -26,11 +26,11 @@ from jaxcheckers.training.config import TrainConfig, config_to_json
 from jaxcheckers.training.ppo import make_train, make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine, markdown_table
-from jaxcheckers.agents.perfect import perfect_agent
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.arena import play_match, summarize
 from jaxcheckers.tictactoe import TicTacToe
+from jaxcheckers.tictactoe.perfect import perfect_agent
 
 
 def tictactoe_config(

@@ -38,7 +38,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers import memory, records
-from jaxcheckers.agents import AGENT_SPECS, act_where, make_agent
+from jaxcheckers.agents import act_where, agent_specs, make_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.argtypes import (
     add_game_arguments,
@@ -470,8 +470,13 @@ def match_games(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
-    parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
+    specs = "; ".join(f"{name}: {text}" for name, text in agent_specs().items())
+    parser.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"two or more agents ({specs})".replace("%", "%%"),
+    )
     add_game_arguments(parser)
     parser.add_argument(
         "--games",

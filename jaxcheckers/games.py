@@ -28,6 +28,7 @@ from jaxcheckers.records import Dialect, plain_dialect
 
 __all__ = [
     "GameSpec",
+    "GameAgent",
     "OpeningDeck",
     "register",
     "check_spec",
@@ -59,6 +60,19 @@ class OpeningDeck(NamedTuple):
 
     names: tuple[str, ...]  # one per opening, as records name it
     actions: np.ndarray  # int32 [openings, K]  each opening's actions, padded with -1
+
+
+@dataclasses.dataclass(frozen=True)
+class GameAgent:
+    """An agent a game brings (`GameSpec.agents`), built by `agents.make_agent("NAME:ARGUMENT",
+    env)` for an env of that game. `build` and `move_values` are real functions; one that should
+    not load its module before it is asked imports it inside (see `checkers/spec.py`)."""
+
+    build: Callable[[str, Env], Callable]  # (argument, env) -> act(state, key) -> int32 action
+    help: str  # one line for the agent listings (`arena --help`): "NAME[:ARGUMENT] what it does"
+    # (argument, env) -> values(state) -> (num_actions,) scores of every move, for a student to
+    # learn from (`agents.make_move_values`); None: the agent scores no moves.
+    move_values: Callable[[str, Env], Callable] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,10 +117,13 @@ class GameSpec:
     terminal: Callable[..., list[str]] | None = None  # (state, *, unicode, colour) -> lines
     record: Dialect | None = None  # how its games are written down (PDN, PGN)
 
-    # -- the input of the tactical MLP (network "mlp-tactical"): "module:function" taking an
-    # observation batch [B, *obs] to float32 [B, F]; a path, so that no features load before a
-    # network asks. None: that network does not play this game.
-    tactical_inputs: str | None = None
+    # -- the input of the tactical MLP (network "mlp-tactical"): a function taking an
+    # observation batch [B, *obs] to float32 [B, F]. None: that network does not play this game.
+    tactical_inputs: Callable[[Any], Any] | None = None
+
+    # -- the agents of this game alone, by the name `make_agent` takes ("alphabeta" in
+    # "alphabeta:3"); the shared agents (random, ppo, mcts) play every game.
+    agents: Mapping[str, GameAgent] = dataclasses.field(default_factory=dict)
 
     # -- what the layers above choose unless told
     default_seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
@@ -159,11 +176,9 @@ _REGISTERED: dict[str, GameSpec] = {}
 _CALLABLE_FIELDS = (
     "text", "rgb", "from_fen", "to_fen", "start", "global_state", "global_state_shape",
     "moves_of_the_position", "parse_move", "move_name", "legal_moves_text", "mid_move",
-    "terminal",
+    "terminal", "tactical_inputs",
 )  # fmt: skip
-_TEXT_FIELDS = (
-    "size_option", "pettingzoo_name", "title", "move_help", "tactical_inputs",
-)  # fmt: skip
+_TEXT_FIELDS = ("size_option", "pettingzoo_name", "title", "move_help")
 
 
 def check_spec(game: Any) -> GameSpec:
@@ -196,11 +211,13 @@ def check_spec(game: Any) -> GameSpec:
     depth = game.perft_depth
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
         refuse("perft_depth", "an int of 1 or more")
-    for field in ("pettingzoo_defaults", "openings"):
+    for field in ("pettingzoo_defaults", "openings", "agents"):
         if not isinstance(getattr(game, field), Mapping):
             refuse(field, "a mapping")
     if not all(isinstance(k, str) and callable(v) for k, v in game.openings.items()):
         refuse("openings", "a mapping of names to deck(env) callables")
+    if not all(_good_agent(name, agent) for name, agent in game.agents.items()):
+        refuse("agents", "a mapping of names (no ':') to GameAgents with callables and help")
     if game.game_object is not None and not callable(getattr(game.game_object, "from_state", 0)):
         refuse("game_object", "None or a class with from_state(state, env)")
     if game.record is not None and not isinstance(game.record, Dialect):
@@ -210,6 +227,19 @@ def check_spec(game: Any) -> GameSpec:
     except TypeError:
         refuse("observation_dtype", "a numpy dtype")
     return game
+
+
+def _good_agent(name: Any, agent: Any) -> bool:
+    """Whether `name: agent` is an entry `GameSpec.agents` may hold."""
+    return (
+        isinstance(name, str)
+        and bool(name)
+        and ":" not in name
+        and isinstance(agent, GameAgent)
+        and callable(agent.build)
+        and isinstance(agent.help, str)
+        and (agent.move_values is None or callable(agent.move_values))
+    )
 
 
 def register(game: GameSpec) -> GameSpec:

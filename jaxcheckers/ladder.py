@@ -48,7 +48,7 @@ import jax
 import numpy as np
 
 from jaxcheckers import files, memory
-from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.agents import agent_specs, make_agent
 from jaxcheckers.arena import Z_95, round_robin, round_robin_table, scheduled_pairs
 from jaxcheckers.argtypes import (
     add_game_arguments,
@@ -343,8 +343,13 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    specs = "; ".join(f"{name}: {text}" for name, text in AGENT_SPECS.items())
-    parser.add_argument("agents", nargs="+", metavar="AGENT", help=f"two or more agents ({specs})")
+    specs = "; ".join(f"{name}: {text}" for name, text in agent_specs().items())
+    parser.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"two or more agents ({specs})".replace("%", "%%"),
+    )
     add_game_arguments(parser)
     parser.add_argument(
         "--games",

@@ -31,7 +31,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers import games, records
-from jaxcheckers.agents import AGENT_SPECS, make_agent
+from jaxcheckers.agents import agent_specs, make_agent
 from jaxcheckers.argtypes import (
     check_writable,
     delay_seconds,
@@ -302,7 +302,7 @@ def _status(state, seats, notation: Notation) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    choices = ", ".join([HUMAN, *AGENT_SPECS])
+    choices = ", ".join([HUMAN, *agent_specs()])
     parser.add_argument("--game", choices=games.names(), default=games.DEFAULT)
     parser.add_argument(
         "--black",

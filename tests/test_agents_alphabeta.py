@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents import act_where, alphabeta, make_agent
+from jaxcheckers.agents import act_where, make_agent
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.checkers import alphabeta
 from jaxcheckers.checkers.positions import absolute_board, from_board
 from jaxcheckers.core import compiled_step
 from tests.reference import ReferenceCheckers

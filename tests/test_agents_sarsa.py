@@ -9,7 +9,8 @@ import pytest
 from jaxcheckers.training.sarsa import SarsaConfig, train
 
 import jaxcheckers
-from jaxcheckers.agents import make_agent, random_agent, sarsa
+from jaxcheckers.agents import make_agent, random_agent
+from jaxcheckers.checkers import sarsa
 from jaxcheckers.checkers.bitboard import layout
 from jaxcheckers.checkers.pdn import hops_of_move
 from jaxcheckers.checkers.positions import from_board

@@ -20,11 +20,6 @@ GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
 STILL_OUTSIDE = {
     "jaxcheckers/adapters/game.py",  # checkers' play_game (its Game is in checkers/game.py)
     "jaxcheckers/adapters/tictactoe_gym.py",  # tic-tac-toe's own Gymnasium env
-    "jaxcheckers/agents/alphabeta.py",  # checkers' alpha-beta
-    "jaxcheckers/agents/chess_alphabeta.py",
-    "jaxcheckers/agents/inference.py",  # checkers' tactical features
-    "jaxcheckers/agents/perfect.py",  # solved 3×3 tic-tac-toe
-    "jaxcheckers/agents/sarsa.py",  # checkers' SARSA player
     "training/sarsa.py",  # its trainer
 }
 

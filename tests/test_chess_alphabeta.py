@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents import chess_alphabeta, make_agent
+from jaxcheckers.agents import make_agent
 from jaxcheckers.chess import action_to_uci, chess_fen, state_from_fen, uci_to_action
+from jaxcheckers.chess import alphabeta as chess_alphabeta
 from jaxcheckers.core import compiled_step
 
 ENV = jaxcheckers.make("chess")

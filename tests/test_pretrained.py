@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.agents import alphabeta, make_agent, pretrained, search
+from jaxcheckers.agents import make_agent, pretrained, search
 from jaxcheckers.arena import play_match, summarize
+from jaxcheckers.checkers import alphabeta
 from jaxcheckers.checkers.positions import from_board
 
 ENV = jaxcheckers.make("checkers")

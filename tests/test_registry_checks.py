@@ -33,6 +33,20 @@ BAD_FIELDS = {
     "observation_dtype": ({"observation_dtype": "no such dtype"}, "observation_dtype"),
     # a class, no longer a "module:Class" path
     "game_object a path": ({"game_object": "jaxcheckers.checkers.game:Game"}, "game_object"),
+    # a function, no longer a "module:function" path
+    "tactical_inputs a path": (
+        {"tactical_inputs": "jaxcheckers.checkers.features:tactical_inputs"},
+        "tactical_inputs",
+    ),
+    "agents a list": ({"agents": ["first"]}, "agents"),
+    "an agent a function": ({"agents": {"first": lambda argument, env: None}}, "agents"),
+    "an agent a path": ({"agents": {"first": games.GameAgent("m:f", "first")}}, "agents"),
+    "an agent without help": ({"agents": {"first": games.GameAgent(print, None)}}, "agents"),
+    "an agent name with ':'": ({"agents": {"a:b": games.GameAgent(print, "a")}}, "agents"),
+    "move_values a path": (
+        {"agents": {"first": games.GameAgent(print, "first", move_values="m:v")}},
+        "agents",
+    ),
 }
 
 

@@ -9,10 +9,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcheckers.agents.perfect import ILLEGAL, POWERS, action_scores, perfect_agent
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import Checkers
 from jaxcheckers.tictactoe import TicTacToe, winning_lines
+from jaxcheckers.tictactoe.perfect import ILLEGAL, POWERS, action_scores, perfect_agent
 
 
 def number_of(rows: list[str]) -> int:

@@ -1,4 +1,4 @@
-"""The trainer of the linear SARSA player (`jaxcheckers.agents.sarsa`, where it acts).
+"""The trainer of the linear SARSA player (`jaxcheckers.checkers.sarsa`, where it acts).
 
     python -m jaxcheckers.training.sarsa --opponent random --out sarsa.json
 
@@ -20,7 +20,8 @@ import jax.numpy as jnp
 
 from jaxcheckers import make
 from jaxcheckers.agents import make_agent
-from jaxcheckers.agents.sarsa import (
+from jaxcheckers.checkers.bitboard import layout
+from jaxcheckers.checkers.sarsa import (
     NUM_FEATURES,
     _scale,
     _swap,
@@ -30,7 +31,6 @@ from jaxcheckers.agents.sarsa import (
     reward,
     save_weights,
 )
-from jaxcheckers.checkers.bitboard import layout
 from jaxcheckers.core import step_autoreset
 
 __all__ = ["SarsaConfig", "train", "main"]

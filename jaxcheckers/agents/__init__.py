@@ -1,11 +1,12 @@
 """Agents: pure functions `act(state, key) -> action` for one game; `jax.vmap` them for many.
 
-`make_agent(spec, env)` builds one from a short name such as "random" or "alphabeta:3".
+`make_agent(spec, env)` builds one from a short name such as "random" or "alphabeta:3": the
+agents here play every game; a game brings its own through its spec (`GameSpec.agents`), so
+"alphabeta:3" is checkers' alpha-beta in a checkers env and chess's in a chess env.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable
 
@@ -13,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 import jaxcheckers
+from jaxcheckers import games
 from jaxcheckers.agents.random import random_agent
 
 Agent = Callable[[object, jax.Array], jax.Array]  # (state, key) -> int32 () action
@@ -25,19 +27,17 @@ __all__ = [
     "game_by_game",
     "act_where",
     "AGENT_SPECS",
+    "agent_specs",
     "MAX_ALPHABETA_DEPTH",
 ]
 
+# The agents that play every game, and what each takes; each game's own are in its spec.
 AGENT_SPECS = {
     "random": "a uniformly random legal action",
-    "alphabeta": "alphabeta[:DEPTH] alpha-beta minimax to DEPTH turns (default 3, at most 8; "
-    "chess: DEPTH plies, material evaluation, default 2, at most 4)",
-    "sarsa": "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file",
     "ppo": "ppo:RUN the policy of a `jaxcheckers train` run (greedy; ppo-sample:RUN samples); "
     "ppo:pretrained the game's policy that ships with the package (checkers: a PPO run's; "
     "chess: distilled from alpha-beta) (ppo:pretrained-alphazero the shipped AlphaZero "
     "network's raw policy, checkers)",
-    "perfect": "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
     "mcts": "mcts:RUN[:SIMS] Gumbel MuZero search (mctx) guided by a trained network, SIMS "
     "simulations a move (default 64); mcts:pretrained[:SIMS] with the shipped AlphaZero "
     "network; mcts:ppo:pretrained[:SIMS] with the shipped PPO network's policy and value "
@@ -84,36 +84,49 @@ def act_where(agent: Agent, states, keys: jax.Array, needed: jax.Array) -> jax.A
 MAX_ALPHABETA_DEPTH = 8
 
 
-# Agents that play some games only: name -> the modules that build it. Each module declares the
-# games it takes (`GAMES`, names in the registry) and builds the agent with
-# `from_spec(argument, env)`; the first that takes the env's game is used.
-GAME_AGENTS = {
-    "alphabeta": ("jaxcheckers.agents.alphabeta", "jaxcheckers.agents.chess_alphabeta"),
-    "sarsa": ("jaxcheckers.agents.sarsa",),
-    "perfect": ("jaxcheckers.agents.perfect",),
-}
+# The names of the agents above (make_agent builds them); a game's agent of the same name is
+# never reached.
+SHARED_AGENTS = ("random", "ppo", "ppo-sample", "mcts")
 
 
-def _game_agent(name: str, argument: str, env) -> Agent:
-    """The agent `name` built by the module that takes `env`'s game; ValueError, naming the
-    games it plays, for any other."""
-    modules = [importlib.import_module(module) for module in GAME_AGENTS[name]]
-    for module in modules:
-        if env.id in module.GAMES:
-            return module.from_spec(argument, env)
-    games = " and ".join(game for module in modules for game in module.GAMES)
-    raise ValueError(f"{name} plays {games}, not {env.id}")
+def _own_agents(game: str) -> dict[str, games.GameAgent]:
+    """The agents the game called `game` brings; none for an env no spec describes."""
+    try:
+        return dict(games.spec(game).agents)
+    except ValueError:  # an env built outside the registry, or a plug-in that cannot load
+        return {}
+
+
+def _not_here(spec: str, game: str, known: list[str]) -> ValueError:
+    """The error for `spec`, whose name no agent of `game` has: the games whose agent it is
+    ("alphabeta plays checkers and chess, not tictactoe"), or else the names `game` knows."""
+    name = spec.partition(":")[0]
+    elsewhere = [other for other in games.names() if other != game and name in _own_agents(other)]
+    if elsewhere:
+        listed = " and ".join(filter(None, [", ".join(elsewhere[:-1]), elsewhere[-1]]))
+        return ValueError(f"{name} plays {listed}, not {game}")
+    return ValueError(f"unknown agent {spec!r}; known: {', '.join(known)}")
+
+
+def agent_specs() -> dict[str, str]:
+    """Every agent name `make_agent` takes -> one line of help: the shared agents, then those of
+    every game that can be loaded (a name several games have, once, its help game by game)."""
+    helps: dict[str, list[str]] = {}
+    for game in games.names():
+        for name, agent in _own_agents(game).items():
+            helps.setdefault(name, []).append(f"{game}: {agent.help}")
+    return {**AGENT_SPECS, **{name: "; ".join(lines) for name, lines in helps.items()}}
 
 
 def make_move_values(spec: str, env) -> Callable[[object], jax.Array]:
     """`values(state) -> (num_actions,)` scores of every legal move (higher is better for the
     side to move; illegal moves score below every legal one) of the search agent `spec`, for a
     student to learn from (`jaxcheckers.training.distill`). ValueError for an agent that does
-    not score moves of `env`'s game (only the agents whose module has `values_from_spec`)."""
+    not score moves of `env`'s game (only the game's agents with `move_values`)."""
     name, _, argument = spec.partition(":")
-    for module in map(importlib.import_module, GAME_AGENTS.get(name, ())):
-        if env.id in module.GAMES and hasattr(module, "values_from_spec"):
-            return module.values_from_spec(argument, env)
+    agent = _own_agents(env.id).get(name)
+    if agent is not None and agent.move_values is not None:
+        return agent.move_values(argument, env)
     raise ValueError(f"{spec!r} scores no moves of {env.id}: no search agent that scores them")
 
 
@@ -132,13 +145,13 @@ def no_argument(name: str, argument: str) -> None:
 
 
 def make_agent(spec: str, env) -> Agent:
-    """The agent named by `spec` ("name" or "name:argument") for `env`."""
+    """The agent named by `spec` ("name" or "name:argument") for `env`: one of the shared agents
+    (SHARED_AGENTS), else one of the agents `env`'s game brings (`GameSpec.agents`). ValueError,
+    one line, for any other: the games that have it, or the names this game knows."""
     name, _, argument = spec.partition(":")
     if name == "random":
         no_argument(name, argument)
         return random_agent
-    if name in GAME_AGENTS:
-        return _game_agent(name, argument, env)
     if name in ("ppo", "ppo-sample"):
         from jaxcheckers.agents.policy import load_policy
 
@@ -151,8 +164,10 @@ def make_agent(spec: str, env) -> Agent:
         return agent
     if name == "mcts":
         return _search_agent(argument, env)
-    known = ", ".join(AGENT_SPECS)
-    raise ValueError(f"unknown agent {spec!r}; known: {known}")
+    own = _own_agents(env.id)
+    if name in own:
+        return own[name].build(argument, env)
+    raise _not_here(spec, env.id, [*SHARED_AGENTS, *own])
 
 
 DEFAULT_SIMULATIONS = 64

@@ -13,15 +13,13 @@ that order; tests/test_inference.py checks that both give the same outputs.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.checkers.features import tactical_inputs
-from jaxcheckers.games import make, spec
+from jaxcheckers.games import DEFAULT, make, spec
 
 __all__ = [
     "NETWORKS",
@@ -33,10 +31,10 @@ __all__ = [
 ]
 
 # The names `make_network` takes: "mlp-split" is the MLP with separate policy and value torsos;
-# "mlp-tactical" the MLP over checkers' dark squares and attack maps (`checkers.features`).
+# "mlp-tactical" the MLP over the inputs its game's spec gives (`GameSpec.tactical_inputs`:
+# checkers' dark squares and attack maps, chess's attack maps).
 NETWORKS = ("mlp", "mlp-split", "mlp-tactical", "conv")
 
-# The run settings (config fields) that shape a network, as `make_network` takes them.
 # The run settings (config fields) that shape a network, as `make_network` takes them (the game
 # names the input features of "mlp-tactical").
 NETWORK_FIELDS = ("game", "network", "hidden_sizes", "conv_channels", "conv_blocks")
@@ -45,23 +43,22 @@ NETWORK_FIELDS = ("game", "network", "hidden_sizes", "conv_channels", "conv_bloc
 def mlp_inputs(
     network: str, observation_shape: Sequence[int], game: str | None = None
 ) -> Callable[[jax.Array], jax.Array] | None:
-    """What the MLP called `network` reads: for "mlp-tactical", the tactical inputs the spec of
-    `game` names (ValueError for a game that has none; without a game, checkers', ValueError for
-    an observation that is not checkers' (n, n, 4)), else None (the flattened observation)."""
+    """What the MLP called `network` reads: for "mlp-tactical", the tactical inputs of `game`'s
+    spec (ValueError for a game that has none; without a game, the default game's, ValueError
+    for observations they do not read), else None (the flattened observation)."""
     if network != "mlp-tactical":
         return None
-    if game is not None:
-        path = spec(game).tactical_inputs
-        if path is None:
-            raise ValueError(f"the mlp-tactical network has no inputs for {game}")
-        module, _, name = path.partition(":")
-        return getattr(importlib.import_module(module), name)
-    n = observation_shape[0]
-    if tuple(observation_shape) != (n, n, 4) or n % 2:
-        raise ValueError(
-            f"the mlp-tactical network reads checkers boards (n, n, 4), not {observation_shape}"
-        )
-    return tactical_inputs
+    name = DEFAULT if game is None else game
+    inputs = spec(name).tactical_inputs
+    if inputs is None:
+        raise ValueError(f"the mlp-tactical network has no inputs for {name}")
+    if game is None:  # no game named: the observations must be the default game's
+        try:
+            jax.eval_shape(inputs, jax.ShapeDtypeStruct((1, *observation_shape), jnp.int8))
+        except (ValueError, TypeError, IndexError):
+            shape = tuple(observation_shape)
+            raise ValueError(f"the mlp-tactical network reads {name} boards, not {shape}") from None
+    return inputs
 
 
 def network_options(settings: Any) -> dict:

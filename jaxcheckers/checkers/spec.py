@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.checkers import ballots, drawing, fen, frames, notation, pdn, render
+from jaxcheckers.checkers import ballots, drawing, features, fen, frames, notation, pdn, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.checkers.game import Game
-from jaxcheckers.games import GameSpec
+from jaxcheckers.games import GameAgent, GameSpec
 
 
 def start(start, env: Checkers) -> CheckersState:
@@ -37,6 +37,31 @@ def from_fen(text: str, **options) -> CheckersState:
     return fen.state_from_fen(checkers_with_rule_set(**options), text)
 
 
+# Its agents, each module imported when the agent is first asked for.
+def alphabeta(argument: str, env: Checkers):
+    from jaxcheckers.checkers import alphabeta
+
+    return alphabeta.from_spec(argument, env)
+
+
+def sarsa(argument: str, env: Checkers):
+    from jaxcheckers.checkers import sarsa
+
+    return sarsa.from_spec(argument, env)
+
+
+AGENTS = {
+    "alphabeta": GameAgent(
+        alphabeta,
+        "alphabeta[:DEPTH] alpha-beta minimax to DEPTH whole turns, material evaluation "
+        "(default 3, at most 8)",
+    ),
+    "sarsa": GameAgent(
+        sarsa, "sarsa:WEIGHTS the linear SARSA player with weights from a JSON file"
+    ),
+}
+
+
 SPEC = GameSpec(
     name="checkers",
     make=checkers_with_rule_set,
@@ -59,7 +84,8 @@ SPEC = GameSpec(
     mid_move=notation.mid_move,
     terminal=notation.board_lines,
     record=pdn.DIALECT,
-    tactical_inputs="jaxcheckers.checkers.features:tactical_inputs",
+    tactical_inputs=features.tactical_inputs,
+    agents=AGENTS,
     # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
     default_seats=("human", "alphabeta:3"),
     perft_depth=7,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import jax
 import numpy as np
 
-from jaxcheckers.chess import pgn, san
+from jaxcheckers.chess import features, pgn, san
 from jaxcheckers.chess.env import Chess, ChessState, moves_of_the_position, state_from_fen
 from jaxcheckers.chess.fen import chess_fen
 from jaxcheckers.chess.pictures import position_rgb
 from jaxcheckers.chess.render import render
-from jaxcheckers.games import GameSpec
+from jaxcheckers.games import GameAgent, GameSpec
 
 _OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty_move_rule")
 
@@ -40,6 +40,29 @@ def legal_moves_text(env: Chess, state: ChessState) -> str:
     return "legal moves: " + ", ".join(f"{m.san} ({m.uci})" for m in moves)
 
 
+# Its agent, the module imported when the agent is first asked for.
+def alphabeta(argument: str, env: Chess):
+    from jaxcheckers.chess import alphabeta
+
+    return alphabeta.from_spec(argument, env)
+
+
+def alphabeta_values(argument: str, env: Chess):
+    from jaxcheckers.chess import alphabeta
+
+    return alphabeta.values_from_spec(argument, env)
+
+
+AGENTS = {
+    "alphabeta": GameAgent(
+        alphabeta,
+        "alphabeta[:DEPTH] alpha-beta minimax to DEPTH plies, material evaluation "
+        "(default 2, at most 4)",
+        move_values=alphabeta_values,
+    ),
+}
+
+
 # chess_v6 observes the (8, 8, 111) stack and never truncates (its games end by the draw rules,
 # the fifty-move rule bounding their length); its observation Box is bool.
 SPEC = GameSpec(
@@ -60,7 +83,8 @@ SPEC = GameSpec(
     legal_moves_text=legal_moves_text,
     move_help=HELP,
     record=pgn.DIALECT,
-    tactical_inputs="jaxcheckers.chess.features:tactical_inputs",
+    tactical_inputs=features.tactical_inputs,
+    agents=AGENTS,
     # A person plays white against alpha-beta searching 2 plies (about a second a move).
     default_seats=("human", "alphabeta:2"),
     perft_depth=4,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.games import GameSpec
+from jaxcheckers.games import GameAgent, GameSpec
 from jaxcheckers.tictactoe import drawing
 from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
 
@@ -28,6 +28,20 @@ def start(start, env: TicTacToe) -> TicTacToeState:
     return start
 
 
+def perfect(argument: str, env: TicTacToe):
+    """The perfect player, its module (which solves the game once) imported when asked for."""
+    from jaxcheckers.tictactoe import perfect
+
+    return perfect.from_spec(argument, env)
+
+
+AGENTS = {
+    "perfect": GameAgent(
+        perfect, "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)"
+    ),
+}
+
+
 SPEC = GameSpec(
     name="tictactoe",
     make=TicTacToe,
@@ -39,6 +53,7 @@ SPEC = GameSpec(
     observation_dtype=np.int8,
     pettingzoo_name="tictactoe_v3",
     start=start,
+    agents=AGENTS,
     default_seats=("human", "perfect"),
     perft_depth=9,
 )

@@ -362,8 +362,6 @@ def choose(root: RootValues, key: jax.Array) -> jax.Array:
     return jnp.where(root.valid.any(), root.first_actions[pick], 0).astype(jnp.int32)
 
 
-GAMES = ("checkers",)  # the games whose positions it searches
-
 
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a checkers env."""

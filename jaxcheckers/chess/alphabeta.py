@@ -278,8 +278,6 @@ def move_values(env, state, depth: int, evaluate=material) -> jax.Array:
     return jax.lax.fori_loop(0, count, visit, jnp.full(env.num_actions, -INFINITY, jnp.int32))
 
 
-GAMES = ("chess",)  # the games whose positions it searches
-
 
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a chess env: DEPTH plies."""

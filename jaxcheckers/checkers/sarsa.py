@@ -49,8 +49,8 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.agents import alphabeta as ab
 from jaxcheckers.agents.random import random_legal_action
+from jaxcheckers.checkers import alphabeta as ab
 from jaxcheckers.checkers import rules
 from jaxcheckers.checkers.bitboard import Layout, layout
 from jaxcheckers.checkers.rules import Position
@@ -252,8 +252,6 @@ def load_weights(path) -> tuple[jax.Array, dict]:
         raise ValueError(f"{path}: feature_scale must be a positive number, got {scale!r}")
     return weights, record
 
-
-GAMES = ("checkers",)  # its features count checkers pieces
 
 
 def from_spec(argument: str, env):
