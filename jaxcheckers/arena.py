@@ -469,14 +469,15 @@ def match_games(
 # -- the command ------------------------------------------------------------
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_agents_argument(parser: argparse.ArgumentParser) -> None:
+    """The positional AGENT... of `arena` and `ladder`, its help listing every agent name."""
     specs = "; ".join(f"{name}: {text}" for name, text in agent_specs().items())
-    parser.add_argument(
-        "agents",
-        nargs="+",
-        metavar="AGENT",
-        help=f"two or more agents ({specs})".replace("%", "%%"),
-    )
+    help_text = f"two or more agents ({specs})".replace("%", "%%")  # argparse formats with %
+    parser.add_argument("agents", nargs="+", metavar="AGENT", help=help_text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_agents_argument(parser)
     add_game_arguments(parser)
     parser.add_argument(
         "--games",

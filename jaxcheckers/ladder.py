@@ -48,8 +48,14 @@ import jax
 import numpy as np
 
 from jaxcheckers import files, memory
-from jaxcheckers.agents import agent_specs, make_agent
-from jaxcheckers.arena import Z_95, round_robin, round_robin_table, scheduled_pairs
+from jaxcheckers.agents import make_agent
+from jaxcheckers.arena import (
+    Z_95,
+    add_agents_argument,
+    round_robin,
+    round_robin_table,
+    scheduled_pairs,
+)
 from jaxcheckers.argtypes import (
     add_game_arguments,
     add_opening_arguments,
@@ -343,13 +349,7 @@ def plot_ratings(ratings: Sequence[Rating], path: str | os.PathLike, title: str 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    specs = "; ".join(f"{name}: {text}" for name, text in agent_specs().items())
-    parser.add_argument(
-        "agents",
-        nargs="+",
-        metavar="AGENT",
-        help=f"two or more agents ({specs})".replace("%", "%%"),
-    )
+    add_agents_argument(parser)
     add_game_arguments(parser)
     parser.add_argument(
         "--games",
