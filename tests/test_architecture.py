@@ -3,7 +3,9 @@ shared drawing modules hold primitives, never a game's drawing.
 
 `STILL_OUTSIDE` lists the modules that still import a game from outside it (issue 49 moves them
 into their games' folders); the test fails on a new one, and on one that has moved but is still
-listed, so the list only shrinks."""
+listed, so the list only shrinks. `DEPRECATED_SHIMS` are the old paths of modules that moved into
+a game's folder: each imports its new home to serve the old names for one release, with a
+DeprecationWarning, and is deleted in the next release (with its line here)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,13 @@ STILL_OUTSIDE = {
     "jaxcheckers/adapters/game.py",  # checkers' play_game (its Game is in checkers/game.py)
     "jaxcheckers/adapters/tictactoe_gym.py",  # tic-tac-toe's own Gymnasium env
     "training/sarsa.py",  # its trainer
+}
+# old path -> new home; each old module does nothing but serve its new home's names
+DEPRECATED_SHIMS = {
+    "jaxcheckers/agents/alphabeta.py": "jaxcheckers.checkers.alphabeta",
+    "jaxcheckers/agents/chess_alphabeta.py": "jaxcheckers.chess.alphabeta",
+    "jaxcheckers/agents/perfect.py": "jaxcheckers.tictactoe.perfect",
+    "jaxcheckers/agents/sarsa.py": "jaxcheckers.checkers.sarsa",
 }
 
 
@@ -44,6 +53,7 @@ def outside_its_games(path: Path) -> set[str]:
 def test_no_module_outside_a_game_imports_it_but_those_still_to_move():
     modules = [*(ROOT / "jaxcheckers").rglob("*.py"), *(ROOT / "training").rglob("*.py")]
     importing = {path.relative_to(ROOT).as_posix() for path in modules if outside_its_games(path)}
+    importing -= set(DEPRECATED_SHIMS)
     assert importing - STILL_OUTSIDE == set(), "a new import of a game from outside its folder"
     assert STILL_OUTSIDE - importing == set(), "moved: take it off STILL_OUTSIDE"
 
@@ -74,3 +84,23 @@ def test_a_moved_drawing_keeps_its_old_name_for_a_release_with_a_warning(module,
         warnings.simplefilter("error")
         with pytest.raises(AttributeError, match="no attribute 'no_such_drawing'"):
             module.no_such_drawing  # noqa: B018 - the attribute access is the test
+
+
+@pytest.mark.parametrize("old_path, home", DEPRECATED_SHIMS.items())
+def test_a_moved_module_keeps_its_old_path_for_a_release_with_a_warning(old_path, home):
+    """Each name of the new home is served at the old path, the same object, with a warning
+    naming the new home; the shim imports that home and nothing else of a game."""
+    import importlib
+
+    old = importlib.import_module(old_path.removesuffix(".py").replace("/", "."))
+    new = importlib.import_module(home)
+    names = [name for name in new.__all__ if not name.startswith("_")]
+    assert names
+    for name in names:
+        with pytest.warns(DeprecationWarning, match=f"moved to {home}; the old path goes"):
+            assert getattr(old, name) is getattr(new, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+            old.no_such_name  # noqa: B018 - the attribute access is the test
+    assert imported_games(ROOT / old_path) == {home.rsplit(".", 1)[0]}
