@@ -2,7 +2,8 @@
 
 Connect Four on a 4×5 board (four in a row along a row, a column or a diagonal) is defined here,
 in the test file, registered with `jaxcheckers.register`, and then driven through the layers a
-user reaches: `make`, the CLI's arena, ladder, perft and play.
+user reaches: `make`, the CLI's arena, ladder, perft and play. It brings an agent of its own,
+`first` (the lowest legal column), through its spec, as a built-in game brings alpha-beta.
 """
 
 from __future__ import annotations
@@ -118,11 +119,19 @@ def _text(state: ConnectState) -> str:
     return "\n".join("".join(".XO"[int(v)] for v in row) for row in board)
 
 
+def first(argument: str, env: ConnectFour):
+    """The game's own agent: the lowest legal column, whatever the key."""
+    if argument:
+        raise ValueError(f"the first agent takes no argument, got {argument!r}")
+    return lambda state, key: jnp.argmax(state.legal_action_mask).astype(jnp.int32)
+
+
 SPEC = games.GameSpec(
     name=NAME,
     make=ConnectFour,
     players=("yellow", "red"),
     text=_text,
+    agents={"first": games.GameAgent(first, "first the lowest legal column")},
 )
 
 
@@ -191,6 +200,54 @@ def test_arena_plays_the_game(capsys):
     assert status == 0, text
     (match,) = json.loads(text)["matches"]
     assert match["wins"] + match["draws"] + match["losses"] == 8, match
+
+
+# Two `first` players fill the columns left to right, two discs each a turn: yellow, who moves
+# first, completes the bottom row with its 7th disc.
+FIRST_AGAINST_FIRST = "1. 0 0 2. 0 0 3. 1 1 4. 1 1 5. 2 2 6. 2 2 7. 3 1-0"
+
+
+def test_arena_plays_the_games_own_agent(capsys, tmp_path):
+    out = tmp_path / "games.pdn"
+    args = ["arena", "--game", NAME, "first", "first", "--games", "4", "--json"]
+    status, text = _cli([*args, "--pdn", str(out)], capsys)
+    assert status == 0, text
+    (match,) = json.loads(text)["matches"]
+    assert (match["a"], match["b"]) == ("first", "first")
+    # the seats alternate game by game, and whoever moves first wins
+    assert (match["wins"], match["draws"], match["losses"]) == (2, 0, 2), match
+    moves = [block for block in out.read_text().split("\n\n") if block.startswith("1.")]
+    assert [block.strip() for block in moves] == [FIRST_AGAINST_FIRST] * 4
+
+
+def test_ladder_rates_the_games_own_agent(capsys, tmp_path):
+    args = ["ladder", "--game", NAME, "first", "random", "--games", "4", "--no-plot"]
+    status, text = _cli([*args, "--out", str(tmp_path)], capsys)
+    assert status == 0, text
+    ladder = json.loads((tmp_path / "ladder.json").read_text())
+    assert ladder["agents"] == ["first", "random"]
+    (pair,) = ladder["pairs"]
+    assert (pair["a"], pair["b"]) == ("first", "random")
+    assert pair["wins"] + pair["draws"] + pair["losses"] == 4
+
+
+def test_the_games_agent_is_its_own_among_the_agent_names():
+    from jaxcheckers.agents import agent_specs, make_agent
+
+    env = jaxcheckers.make(NAME)
+    state = env.step(env.reset(None), 0)
+    for _ in range(3):  # column 0 filled
+        state = env.step(state, 0)
+    assert int(make_agent("first", env)(state, jax.random.key(0))) == 1
+    assert agent_specs()["first"] == f"{NAME}: first the lowest legal column"
+    with pytest.raises(ValueError, match="^the first agent takes no argument"):
+        make_agent("first:3", env)
+    with pytest.raises(ValueError, match=f"^first plays {NAME}, not tictactoe$"):
+        make_agent("first", jaxcheckers.make("tictactoe"))
+    with pytest.raises(ValueError, match=f"^alphabeta plays checkers and chess, not {NAME}$"):
+        make_agent("alphabeta:2", env)
+    with pytest.raises(ValueError, match="known: random, ppo, ppo-sample, mcts, first$"):
+        make_agent("greedy", env)
 
 
 def test_perft_counts_the_game(capsys):
