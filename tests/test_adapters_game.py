@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers.adapters.game import play_game
 from jaxcheckers.agents import random_agent
-from jaxcheckers.checkers.game import Game, Move
+from jaxcheckers.checkers.game import Game, Move, play_game
 from jaxcheckers.core import compiled_step
 from jaxcheckers.games import opening
 
@@ -243,6 +242,8 @@ def test_the_game_object_lives_in_the_game_s_folder_and_its_old_path_still_serve
         assert old_home.Game is new_home.Game
     with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.Move"):
         assert old_home.Move is new_home.Move
+    with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.play_game"):
+        assert old_home.play_game is new_home.play_game
     assert old_home.checked_action is adapters.common.checked_action
     game = games.spec("checkers").position_object(opening(checkers.Checkers()), checkers.Checkers())
     assert isinstance(game, new_home.Game) and len(game.legal_moves()) == 7

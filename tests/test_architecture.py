@@ -20,7 +20,6 @@ from jaxcheckers import games, rgb, svg
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
 STILL_OUTSIDE = {
-    "jaxcheckers/adapters/game.py",  # checkers' play_game (its Game is in checkers/game.py)
     "jaxcheckers/adapters/tictactoe_gym.py",  # tic-tac-toe's own Gymnasium env
     "training/sarsa.py",  # its trainer
 }

@@ -2,8 +2,6 @@
 
 Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional dependency:
 
-- `jaxcheckers.adapters.game`: `play_game`, a whole checkers game between two agents, over
-  `jaxcheckers.checkers.game.Game`, one game of checkers as a plain Python object (jax only).
 - `jaxcheckers.adapters.pettingzoo`: `env(game=...)` / `raw_env`, a PettingZoo AEC environment
   with the interface of PettingZoo's checkers_v3 or chess_v6 (needs
   `pip install jaxcheckers[adapters]`).

@@ -27,6 +27,7 @@ __all__ = [
     "game_by_game",
     "act_where",
     "AGENT_SPECS",
+    "SHARED_AGENTS",
     "agent_specs",
     "MAX_ALPHABETA_DEPTH",
 ]

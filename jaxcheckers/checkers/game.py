@@ -6,7 +6,9 @@
     game = game.play("11-15")               # a Move, its notation, or an action id
     game.is_over, game.result               # result: (payoff of player 0, payoff of player 1)
 
-`jaxcheckers.adapters.game.play_game` plays one between two agents.
+`play_game(agents)` plays one between two agents:
+
+    game = play_game(["alphabeta:3", "random"])   # a finished Game; game.moves, game.result
 
 Rules and options: everything goes through the JAX environment `jaxcheckers.make("checkers", ...)`
 (American checkers, tournament rules, by default); `Game.new` and the other constructors take its
@@ -25,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import jax
@@ -36,7 +38,7 @@ from jaxcheckers.checkers.env import RULE_SETS, checkers_with_rule_set
 from jaxcheckers.core import compiled_step
 from jaxcheckers.games import opening
 
-__all__ = ["Game", "Move", "RULE_SETS"]
+__all__ = ["Game", "Move", "RULE_SETS", "play_game"]
 
 _NOTATION = re.compile(r"^\s*\d+\s*(-\s*\d+|(x\s*\d+\s*)+)$")
 
@@ -283,3 +285,55 @@ class Game:
 
 def _listed(moves: Sequence[Move]) -> str:
     return ", ".join(m.notation for m in moves) or "none"
+
+
+# -- a whole game between two agents ---------------------------------------------------------
+
+_AGENTS: dict[tuple[Any, str], Callable] = {}
+
+
+def _compiled_agent(agent: str | Callable, env: Checkers) -> Callable:
+    """A jitted `act(state, key)` for `agent` (a spec such as "random", or an act function)."""
+    cache_key = (agent, repr(env))
+    if cache_key not in _AGENTS:
+        from jaxcheckers.agents import make_agent  # the agents load when a game is played
+
+        act = make_agent(agent, env) if isinstance(agent, str) else agent
+        if not callable(act):
+            raise ValueError(
+                f"an agent is a spec string or an act(state, key) function, got {agent!r}"
+            )
+        _AGENTS[cache_key] = jax.jit(act)
+    return _AGENTS[cache_key]
+
+
+def play_game(
+    agents: Sequence[str | Callable],
+    start: Game | str | None = None,
+    *,
+    key: jax.Array | None = None,
+) -> Game:
+    """Plays a game to its end and returns the finished Game (its moves are `game.moves`).
+
+    `agents[p]` plays player p: a spec for `jaxcheckers.agents.make_agent` ("random", ...) or an
+    `act(state, key) -> action` function. `start` is a Game or a FEN string (8×8), by default
+    the opening. `key` (default `jax.random.key(0)`) is split once per hop. An agent that picks
+    an illegal action raises ValueError. The game ends by the rules or at the env's `max_steps`.
+    """
+    if len(agents) != 2:
+        raise ValueError(f"play_game needs two agents (player 0, player 1), got {len(agents)}")
+    if start is None:
+        game = Game.new()
+    elif isinstance(start, str):
+        game = Game.from_fen(start)
+    elif isinstance(start, Game):
+        game = start
+    else:
+        raise ValueError(f"start must be a Game, a FEN string or None, got {type(start).__name__}")
+    key = jax.random.key(0) if key is None else key
+    acts = [_compiled_agent(agent, game.env) for agent in agents]
+    while not game.is_over:
+        key, subkey = jax.random.split(key)
+        action = int(acts[game.current_player](game.state, subkey))
+        game = game.play(action)
+    return game
