@@ -36,13 +36,13 @@ def _vector():
 
 
 def _tictactoe_gym():
-    from jaxcheckers.adapters import tictactoe_gym
+    from jaxcheckers.tictactoe import gym as tictactoe_gym
 
     return tictactoe_gym.TicTacToeGymEnv()
 
 
 def _tictactoe_gym_vector():
-    from jaxcheckers.adapters import tictactoe_gym
+    from jaxcheckers.tictactoe import gym as tictactoe_gym
 
     return tictactoe_gym.TicTacToeVectorEnv(3)
 

@@ -18,10 +18,10 @@ from jaxcheckers.adapters.gymnasium import (  # noqa: E402
     CheckersVectorEnv,
     LearnerVectorEnv,
 )
-from jaxcheckers.adapters.tictactoe_gym import TicTacToeVectorEnv  # noqa: E402
 from jaxcheckers.agents import random_agent  # noqa: E402
 from jaxcheckers.core import compiled_step  # noqa: E402
 from jaxcheckers.games import opening  # noqa: E402
+from jaxcheckers.tictactoe.gym import TicTacToeVectorEnv  # noqa: E402
 
 SIZE = 6  # every test uses the same rules, so each function compiles once
 RANDOM_AGENT = jax.jit(random_agent)

@@ -20,8 +20,9 @@ from jaxcheckers import games, rgb, svg
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
 STILL_OUTSIDE = {
-    "jaxcheckers/adapters/tictactoe_gym.py",  # tic-tac-toe's own Gymnasium env
-    "training/sarsa.py",  # its trainer
+    # checkers' SARSA trainer: left in training/ on purpose, as every trainer is (the library
+    # never imports training/; moving it into checkers/ would put a trainer in the library)
+    "training/sarsa.py",
 }
 # old path -> new home; each old module does nothing but serve its new home's names
 DEPRECATED_SHIMS = {
@@ -91,8 +92,11 @@ def test_a_moved_module_keeps_its_old_path_for_a_release_with_a_warning(old_path
     naming the new home; the shim imports that home and nothing else of a game."""
     import importlib
 
+    try:
+        new = importlib.import_module(home)
+    except ModuleNotFoundError as error:  # tictactoe.gym without the adapters extra
+        pytest.skip(str(error))
     old = importlib.import_module(old_path.removesuffix(".py").replace("/", "."))
-    new = importlib.import_module(home)
     names = [name for name in new.__all__ if not name.startswith("_")]
     assert names
     for name in names:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from jaxcheckers.adapters.tictactoe_gym import (
+from jaxcheckers.tictactoe.gym import (
     ENV_ID,
     TicTacToeGymEnv,
     TicTacToeVectorEnv,
@@ -94,7 +94,7 @@ def test_no_negative_zero_rewards_reach_info():
 
 
 def test_the_docstring_names_the_error_a_step_after_the_end_raises():
-    import jaxcheckers.adapters.tictactoe_gym as module
+    import jaxcheckers.tictactoe.gym as module
 
     env, _ = played([0, 3, 1, 4, 2])
     with pytest.raises(RuntimeError):

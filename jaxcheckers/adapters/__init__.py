@@ -10,8 +10,8 @@ Nothing is imported here, so `import jaxcheckers.adapters` pulls in no optional 
   `CheckersVectorEnv`, `ChessVectorEnv` (many of them batched in JAX) (needs
   `pip install jaxcheckers[adapters]`).
 - `jaxcheckers.games`: the registry: what those adapters need to know of each game, one spec a game.
-- `jaxcheckers.adapters.tictactoe_gym`: tic-tac-toe for Gymnasium, both players in one env
-  (`TicTacToeGymEnv`) or many batched in JAX (`TicTacToeVectorEnv`), registered as
+- `jaxcheckers.tictactoe.gym` (in the game's folder): tic-tac-toe for Gymnasium, both players
+  in one env (`TicTacToeGymEnv`) or many batched in JAX (`TicTacToeVectorEnv`), registered as
   `jaxcheckers/TicTacToeGym-v0` (needs `pip install jaxcheckers[adapters]`).
 - `jaxcheckers.adapters.registration`: registers every Gymnasium id without importing the envs;
   `gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")` imports it.

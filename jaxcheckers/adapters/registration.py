@@ -12,8 +12,8 @@ learner against `opponent=`.
 Gymnasium 1.x finds third-party ids only through an import: the "module:id" form above imports
 this module for you (Gymnasium 0.26–0.29 also read a `gymnasium.envs` entry point; 1.0 dropped
 that plugin loader, so there is nothing a package can declare to have its ids resolve with no
-import at all). Importing `jaxcheckers.adapters.gymnasium` or `.tictactoe_gym` registers every
-id too.
+import at all). Importing `jaxcheckers.adapters.gymnasium` or `jaxcheckers.tictactoe.gym` registers
+every id too.
 
 `refuse_forked_workers` stops `gymnasium.make_vec(..., vectorization_mode="async")` from forking
 worker processes out of a process where JAX runs (they would deadlock), with the fix in its
@@ -37,7 +37,7 @@ __all__ = ["register_envs", "refuse_forked_workers", "IDS", "TICTACTOE_GYM_ID"]
 # tictactoe-gym's interface (both players in one env, the absolute board): an id of its own.
 TICTACTOE_GYM_ID = "jaxcheckers/TicTacToeGym-v0"
 LEARNER_ENTRY = "jaxcheckers.adapters.gymnasium"  # LearnerEnv, LearnerVectorEnv
-TICTACTOE_GYM_ENTRY = "jaxcheckers.adapters.tictactoe_gym"  # TicTacToeGymEnv, TicTacToeVectorEnv
+TICTACTOE_GYM_ENTRY = "jaxcheckers.tictactoe.gym"  # TicTacToeGymEnv, TicTacToeVectorEnv
 
 
 def register_envs() -> tuple[str, ...]:

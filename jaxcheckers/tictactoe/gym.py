@@ -1,6 +1,6 @@
 """A Gymnasium tic-tac-toe environment in the manner of tictactoe-gym, on the JAX game.
 
-    import gymnasium, jaxcheckers.adapters.tictactoe_gym  # the import registers the id
+    import gymnasium, jaxcheckers.tictactoe.gym  # the import registers the id
     env = gymnasium.make("jaxcheckers/TicTacToeGym-v0", size=3)  # k=... for k in a row
     observation, info = env.reset(seed=0)
     while True:
