@@ -30,6 +30,7 @@ DEPRECATED_SHIMS = {
     "jaxcheckers/agents/chess_alphabeta.py": "jaxcheckers.chess.alphabeta",
     "jaxcheckers/agents/perfect.py": "jaxcheckers.tictactoe.perfect",
     "jaxcheckers/agents/sarsa.py": "jaxcheckers.checkers.sarsa",
+    "jaxcheckers/adapters/tictactoe_gym.py": "jaxcheckers.tictactoe.gym",
 }
 
 

@@ -109,13 +109,15 @@ def test_the_cli_names_the_extra_of_an_agent_spec(monkeypatch, capsys):
         "jaxcheckers.adapters.gymnasium",
         "jaxcheckers.adapters.pettingzoo",
         "jaxcheckers.tictactoe.gym",
+        "jaxcheckers.adapters.tictactoe_gym",  # its old path, for one release
         "jaxcheckers.adapters.registration",
     ],
 )
 def test_an_adapter_without_its_extra_names_it(module, monkeypatch):
     pytest.importorskip("gymnasium")
     adapters = [f"jaxcheckers.adapters.{name}" for name in ("gymnasium", "pettingzoo")]
-    adapters += ["jaxcheckers.tictactoe.gym", "jaxcheckers.adapters.registration"]
+    adapters += ["jaxcheckers.tictactoe.gym", "jaxcheckers.adapters.tictactoe_gym"]
+    adapters += ["jaxcheckers.adapters.registration"]
     hide(monkeypatch, ["gymnasium", "pettingzoo"], adapters)
     with pytest.raises(MissingExtra) as error:
         importlib.import_module(module)
