@@ -111,11 +111,13 @@ def _not_here(spec: str, game: str, known: list[str]) -> ValueError:
 
 def agent_specs() -> dict[str, str]:
     """Every agent name `make_agent` takes -> one line of help: the shared agents, then those of
-    every game that can be loaded (a name several games have, once, its help game by game)."""
+    every game that can be loaded (a name several games have, once, its help game by game; a
+    game's agent named as a shared one, which `make_agent` never reaches, left out)."""
     helps: dict[str, list[str]] = {}
     for game in games.names():
         for name, agent in _own_agents(game).items():
-            helps.setdefault(name, []).append(f"{game}: {agent.help}")
+            if name not in SHARED_AGENTS:
+                helps.setdefault(name, []).append(f"{game}: {agent.help}")
     return {**AGENT_SPECS, **{name: "; ".join(lines) for name, lines in helps.items()}}
 
 

@@ -362,7 +362,6 @@ def choose(root: RootValues, key: jax.Array) -> jax.Array:
     return jnp.where(root.valid.any(), root.first_actions[pick], 0).astype(jnp.int32)
 
 
-
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a checkers env."""
     depth = depth_argument("alphabeta", argument, DEFAULT_DEPTH)

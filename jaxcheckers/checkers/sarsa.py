@@ -253,7 +253,6 @@ def load_weights(path) -> tuple[jax.Array, dict]:
     return weights, record
 
 
-
 def from_spec(argument: str, env):
     """`sarsa:PATH` for a checkers env: the weights in the JSON file at PATH."""
     if not argument:

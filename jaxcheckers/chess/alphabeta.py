@@ -278,7 +278,6 @@ def move_values(env, state, depth: int, evaluate=material) -> jax.Array:
     return jax.lax.fori_loop(0, count, visit, jnp.full(env.num_actions, -INFINITY, jnp.int32))
 
 
-
 def from_spec(argument: str, env):
     """`alphabeta[:DEPTH]` for a chess env: DEPTH plies."""
     return make_chess_alphabeta_agent(env, depth_argument("alphabeta", argument, DEFAULT_DEPTH))

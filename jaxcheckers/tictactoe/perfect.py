@@ -72,7 +72,6 @@ def board_number(observation: jax.Array) -> jax.Array:
     return (jnp.asarray(POWERS, jnp.int32) * digits).sum()
 
 
-
 def from_spec(argument: str, env):
     """`perfect` for a 3×3 tic-tac-toe env."""
     no_argument("perfect", argument)
