@@ -69,9 +69,18 @@ POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
 ]
 
+# Every position at depths 1 and 2; Kiwipete's 48 moves at depth 2 take the longest to search
+# (tens of seconds here), so that one case runs with the slow tests.
+MINIMAX_CASES = [
+    pytest.param(fen, depth, marks=pytest.mark.slow)
+    if (fen, depth) == (POSITIONS[0], 2)
+    else (fen, depth)
+    for depth in (1, 2)
+    for fen in POSITIONS
+]
 
-@pytest.mark.parametrize("depth", [1, 2])
-@pytest.mark.parametrize("fen", POSITIONS)
+
+@pytest.mark.parametrize("fen, depth", MINIMAX_CASES)
 def test_value_and_move_agree_with_plain_minimax(fen, depth):
     board = chess.Board(fen)
     uci, value = best_move(fen, depth, seed=depth)
@@ -178,8 +187,7 @@ def move_scorer(depth: int):
     return jax.jit(lambda state: chess_alphabeta.move_values(ENV, state, depth))
 
 
-@pytest.mark.parametrize("depth", [1, 2])
-@pytest.mark.parametrize("fen", POSITIONS)
+@pytest.mark.parametrize("fen, depth", MINIMAX_CASES)
 def test_every_moves_value_agrees_with_plain_minimax(fen, depth):
     board = chess.Board(fen)
     state = state_from_fen(fen)

@@ -24,7 +24,7 @@ POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 POSITION_6 = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"
 
 FAST = [
-    (START, [20, 400, 8902, 197281]),
+    (START, [20, 400, 8902]),
     (KIWIPETE, [48, 2039, 97862]),
     (POSITION_3, [14, 191, 2812, 43238]),
     (POSITION_4, [6, 264, 9467]),
@@ -32,6 +32,7 @@ FAST = [
     (POSITION_6, [46, 2079, 89890]),
 ]
 SLOW = [
+    (START, 4, 197281),
     (START, 5, 4865609),
     (START, 6, 119060324),
     (KIWIPETE, 4, 4085603),

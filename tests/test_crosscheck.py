@@ -1,8 +1,8 @@
 """Random games played by the JAX env and the plain-Python reference side by side.
 
 At every step both must agree on the legal actions, the board and the observation planes, the
-player to move, the rewards and whether the game is over. 460 games per run, over board sizes
-and rule variants.
+player to move, the rewards and whether the game is over: 310 games in the fast suite, 520 with
+the slow tests, over board sizes and rule variants.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from tests.reference import ReferenceCheckers
 
 ILLEGAL_ACTION_RATE = 0.002  # now and then try an illegal action, to cover the forfeit rule
 
-# Each variant compiles its own env: the fast suite plays six (every board size but 10×10, both
-# no-move rules, random endgames, the crowning variant), the slow one all.
+# Each variant compiles its own env: the fast suite plays four (8×8 from the start and from random
+# endgames, both no-move rules, the crowning variant), the slow one all.
 SLOW = pytest.mark.slow
 VARIANTS = [
     # (games, options, from random endgames?, the endings this sample must reach, so that
     #  every rule is really exercised)
     (150, dict(board_size=8), False, {"win", "repetition", "forfeit"}),
-    (50, dict(board_size=6), False, {"win"}),
+    pytest.param(50, dict(board_size=6), False, {"win"}, marks=SLOW),
     pytest.param(40, dict(board_size=10), False, {"win"}, marks=SLOW),
-    (40, dict(board_size=8, no_moves="pass"), False, {"win", "repetition"}),
+    pytest.param(40, dict(board_size=8, no_moves="pass"), False, {"win", "repetition"}, marks=SLOW),
     (60, dict(board_size=8), True, {"win", "repetition"}),
     (40, dict(board_size=8, no_moves="pass"), True, {"win", "repetition"}),
     pytest.param(30, dict(board_size=8, repetition_draw=False), True, {"win"}, marks=SLOW),
