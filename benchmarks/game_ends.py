@@ -20,7 +20,7 @@ import numpy as np
 import jaxcheckers
 from benchmarks.common import agent_or_exit
 from jaxcheckers.arena import play_match
-from jaxcheckers.argtypes import non_negative_int, positive_int, seed
+from jaxcheckers.argtypes import games_count, non_negative_int, seed
 from jaxcheckers.checkers.alphabeta import material
 from jaxcheckers.core import tree_where
 
@@ -51,7 +51,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent_a")
     parser.add_argument("agent_b")
-    parser.add_argument("--games", type=positive_int, default=100)
+    parser.add_argument("--games", type=games_count, default=100)
     parser.add_argument("--opening-plies", type=non_negative_int, default=2)
     parser.add_argument("--seed", type=seed, default=0)
     args = parser.parse_args(argv)

@@ -22,7 +22,7 @@ import numpy as np
 import jaxcheckers
 from benchmarks.common import agent_or_exit
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.argtypes import non_negative_int, positive_int, seed
+from jaxcheckers.argtypes import games_count, non_negative_int, seed
 
 RESULTS = Path(__file__).resolve().parent / "results" / "move_time.json"
 
@@ -50,14 +50,14 @@ def own_move_times(env, agent, games: int, opening_plies: int, seed: int) -> np.
     return np.array(times)
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent")
     parser.add_argument("--game", default="checkers", choices=sorted(jaxcheckers.GAMES))
-    parser.add_argument("--games", type=positive_int, default=2)
+    parser.add_argument("--games", type=games_count, default=2)
     parser.add_argument("--opening-plies", type=non_negative_int, default=2)
     parser.add_argument("--seed", type=seed, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     env = jaxcheckers.make(args.game)
     agent = agent_or_exit(parser, args.agent, env)
     times = own_move_times(env, agent, args.games, args.opening_plies, args.seed)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import jax
 import numpy as np
+import pytest
 
 import jaxcheckers
+from benchmarks import game_ends, move_time
 from benchmarks.game_ends import final_states, material_lead_of_a
 from jaxcheckers.agents import make_agent
 from jaxcheckers.arena import play_match
@@ -32,3 +34,13 @@ def test_the_replay_ends_where_the_match_ended():
     assert np.asarray(states.terminated)[finished].all()
     assert np.array_equal(np.asarray(states.rewards)[finished], match.rewards[finished])
     assert np.array_equal(np.asarray(states.step_count), match.length)
+
+
+@pytest.mark.parametrize(
+    "script, agents", [(game_ends, ["random", "random"]), (move_time, ["random"])]
+)
+def test_the_scripts_refuse_more_games_than_a_match_takes_in_one_line(script, agents, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        script.main([*agents, "--games", "99999999999"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "--games: must be at most 1,000,000" in err, err
