@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jaxcheckers.training.sarsa import SarsaConfig, train
+from jaxcheckers.checkers.sarsa_trainer import SarsaConfig, train
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent

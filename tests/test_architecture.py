@@ -1,9 +1,8 @@
 """The direction of imports: a game's package is imported only from inside its own folder, and the
 shared drawing modules hold primitives, never a game's drawing.
 
-`STILL_OUTSIDE` lists the modules that still import a game from outside it (issue 49 moves them
-into their games' folders); the test fails on a new one, and on one that has moved but is still
-listed, so the list only shrinks. `DEPRECATED_SHIMS` are the old paths of modules that moved into
+No module of the library or the trainers outside a game's folder imports it (benchmarks may).
+`DEPRECATED_SHIMS` are the old paths of modules that moved into
 a game's folder: each imports its new home to serve the old names for one release, with a
 DeprecationWarning, and is deleted in the next release (with its line here)."""
 
@@ -19,11 +18,6 @@ from jaxcheckers import games, rgb, svg
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
-STILL_OUTSIDE = {
-    # checkers' SARSA trainer: left in training/ on purpose, as every trainer is (the library
-    # never imports training/; moving it into checkers/ would put a trainer in the library)
-    "training/sarsa.py",
-}
 # old path -> new home; each old module does nothing but serve its new home's names
 DEPRECATED_SHIMS = {
     "jaxcheckers/agents/alphabeta.py": "jaxcheckers.checkers.alphabeta",
@@ -51,12 +45,11 @@ def outside_its_games(path: Path) -> set[str]:
     return imported_games(path) - own
 
 
-def test_no_module_outside_a_game_imports_it_but_those_still_to_move():
+def test_no_module_outside_a_game_imports_it_but_the_deprecation_shims():
     modules = [*(ROOT / "jaxcheckers").rglob("*.py"), *(ROOT / "training").rglob("*.py")]
     importing = {path.relative_to(ROOT).as_posix() for path in modules if outside_its_games(path)}
-    importing -= set(DEPRECATED_SHIMS)
-    assert importing - STILL_OUTSIDE == set(), "a new import of a game from outside its folder"
-    assert STILL_OUTSIDE - importing == set(), "moved: take it off STILL_OUTSIDE"
+    assert importing - set(DEPRECATED_SHIMS) == set(), "a game imported from outside its folder"
+    assert set(DEPRECATED_SHIMS) <= importing  # each shim does import its new home
 
 
 @pytest.mark.parametrize("module", [rgb, svg])

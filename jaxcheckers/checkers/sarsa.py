@@ -35,7 +35,7 @@ from there. Q is linear in φ, and φ measured from the middle of the turn diffe
 from its start by the same amount for every continuation, so the greedy player finishes the
 sequence it chose.
 
-Weights save to and load from a JSON file; the trainer is `jaxcheckers.training.sarsa`.
+Weights save to and load from a JSON file; the trainer is `jaxcheckers.checkers.sarsa_trainer`.
 """
 
 from __future__ import annotations

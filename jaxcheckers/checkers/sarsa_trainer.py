@@ -1,6 +1,8 @@
-"""The trainer of the linear SARSA player (`jaxcheckers.checkers.sarsa`, where it acts).
+"""The trainer of checkers' linear SARSA player (`jaxcheckers.checkers.sarsa`, where it acts):
+a learner of this game's features only, so it lives in the game's folder (pure JAX, no training
+extra).
 
-    python -m jaxcheckers.training.sarsa --opponent random --out sarsa.json
+    python -m jaxcheckers.checkers.sarsa_trainer --opponent random --out sarsa.json
 
 `train` runs many games at once against a chosen opponent, the learner's seat alternating game by
 game, in one jitted `lax.scan` over environment steps; each step averages the SARSA updates of the
@@ -170,7 +172,7 @@ def train(env, opponent, config: SarsaConfig, key: jax.Array, weights=None):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m jaxcheckers.training.sarsa --opponent random --out sarsa.json"""
+    """python -m jaxcheckers.checkers.sarsa_trainer --opponent random --out sarsa.json"""
     parser = argparse.ArgumentParser(description="train the linear SARSA player")
     parser.add_argument("--opponent", default="random", help="agent spec to train against")
     parser.add_argument("--out", required=True, help="JSON file for the weights")
