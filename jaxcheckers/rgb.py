@@ -11,7 +11,7 @@ import numpy as np
 
 from jaxcheckers.deprecation import moved_names
 
-__all__ = ["CELL", "shapes", "blank", "stamp"]
+__all__ = ["CELL", "shapes", "blank", "stamp", "men_and_kings"]
 
 CELL = 32  # pixels per square
 
@@ -43,6 +43,22 @@ def stamp(image: np.ndarray, row: int, col: int, stencil: np.ndarray, colour) ->
     """Paints `colour` where the bool (cell, cell) `stencil` holds, on square (row, col)."""
     cell = stencil.shape[0]
     image[row * cell : (row + 1) * cell, col * cell : (col + 1) * cell][stencil] = colour
+
+
+def men_and_kings(board: np.ndarray, *, squares, pieces, king_mark, cell: int = CELL) -> np.ndarray:
+    """uint8 (n·cell, n·cell, 3) of an (n, n) board of the draughts family: 0 empty, ±1 a man,
+    ±2 a king (a disc with a ring), positive values player 0's. `squares` is the (light, dark)
+    colour pair, dark where row + col is odd; `pieces` the (player 0, player 1) colours."""
+    board = np.asarray(board)
+    stencils = shapes(cell)
+    light, dark = squares
+    image = blank(board.shape[0], cell, lambda r, c: dark if (r + c) % 2 else light)
+    for row, col in zip(*np.nonzero(board), strict=True):
+        value = int(board[row, col])
+        stamp(image, row, col, stencils["disc"], pieces[0] if value > 0 else pieces[1])
+        if abs(value) == 2:
+            stamp(image, row, col, stencils["king"], king_mark)
+    return image
 
 
 # Each game draws itself in its own folder now (CHANGELOG).

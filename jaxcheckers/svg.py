@@ -17,7 +17,7 @@ import numpy as np
 from jaxcheckers import rgb
 from jaxcheckers.deprecation import moved_names
 
-__all__ = ["state_methods", "grid_of", "svg_document", "hex_colour", "CELL"]
+__all__ = ["state_methods", "grid_of", "svg_document", "hex_colour", "men_and_kings", "CELL"]
 
 CELL = rgb.CELL
 THEMES = (None, "light")  # pgx also has "dark"; only the one palette is drawn here
@@ -42,6 +42,36 @@ def svg_document(width: float, height: float, body: list[str]) -> str:
         )
         + "\n"
     )
+
+
+def men_and_kings(board: np.ndarray, *, squares, pieces, king_mark, cell: float = CELL) -> str:
+    """An (n, n) board of the draughts family as SVG (as `rgb.men_and_kings`: 0 empty, ±1 a man,
+    ±2 a king, positive values player 0's; `squares` (light, dark), dark where row + col is odd;
+    `pieces` (player 0, player 1)). Each piece is a circle of class "man" or "king" with its
+    player in `data-player`."""
+    board = np.asarray(board)
+    n = board.shape[0]
+    body = [
+        f'<rect x="{col * cell:g}" y="{row * cell:g}" width="{cell:g}" height="{cell:g}" '
+        f'fill="{hex_colour(squares[(row + col) % 2])}"/>'
+        for row in range(n)
+        for col in range(n)
+    ]
+    for row, col in zip(*np.nonzero(board), strict=True):
+        value = int(board[row, col])
+        x, y = (col + 0.5) * cell, (row + 0.5) * cell
+        player = 0 if value > 0 else 1
+        piece = "king" if abs(value) == 2 else "man"
+        body.append(
+            f'<circle class="{piece}" data-player="{player}" cx="{x:g}" cy="{y:g}" '
+            f'r="{cell * 0.38:g}" fill="{hex_colour(pieces[player])}" stroke="#404040"/>'
+        )
+        if piece == "king":
+            body.append(
+                f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.18:g}" fill="none" '
+                f'stroke="{hex_colour(king_mark)}" stroke-width="{cell / 10:g}"/>'
+            )
+    return svg_document(n * cell, n * cell, body)
 
 
 def _size(document: str) -> tuple[float, float]:

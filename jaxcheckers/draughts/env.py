@@ -30,6 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers import svg
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
@@ -38,7 +39,7 @@ from jaxcheckers.core import (
     replace_fields,
     tree_where,
 )
-from jaxcheckers.draughts import rules
+from jaxcheckers.draughts import drawing, rules
 
 DEFAULT_MAX_STEPS = 1000  # hops; far above a real game's length (the draw rules end the rest)
 KING_MOVES_LIMIT = 50  # the 25-move rule: 25 moves of each side, only kings, nothing taken
@@ -65,6 +66,7 @@ class DraughtsState(NamedTuple):
     env_id = "draughts"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
     _step_count = pgx_step_count
+    to_svg, save_svg = svg.state_methods(drawing.state_svg)
 
     @property
     def observation(self) -> jax.Array:

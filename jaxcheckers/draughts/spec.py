@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.draughts import fen, notation, pdn
+from jaxcheckers.draughts import drawing, fen, notation, pdn
 from jaxcheckers.draughts.env import Draughts, DraughtsState
 from jaxcheckers.games import GameSpec
 
@@ -26,6 +26,7 @@ SPEC = GameSpec(
     make=Draughts,
     players=("white", "black"),
     text=notation.text,
+    rgb=drawing.state_rgb,
     from_fen=from_fen,
     to_fen=fen.state_to_fen,
     start=start,
