@@ -45,7 +45,6 @@ from jaxcheckers.extras import missing_message
 
 __all__ = ["check_game", "CONTRACT"]
 
-# The contract's fields: name -> (dtypes, shape), the shape `None` where the env decides it.
 CONTRACT: dict[str, tuple[tuple[str, ...], tuple[int, ...] | None]] = {
     "current_player": (("int32",), ()),
     "observation": (("bool", "int8"), None),  # env.observation_shape
@@ -55,6 +54,8 @@ CONTRACT: dict[str, tuple[tuple[str, ...], tuple[int, ...] | None]] = {
     "truncated": (("bool",), ()),
     "step_count": (("int32",), ()),
 }
+"""The State's fields as `check_game` checks them: name -> (the dtypes allowed, the shape); the
+shape None where the env gives it (`observation_shape`, `(num_actions,)`)."""
 # The games of a batch by what they play: the first half auto-resets (`step_autoreset`), the rest
 # keep their finished games; two of those end by an illegal action, at the steps below.
 MASKED_OUT, OUT_OF_RANGE = (2, -1), (3, -2)  # (step, game) of each illegal action

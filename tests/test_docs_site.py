@@ -27,4 +27,5 @@ def test_the_site_builds_strict(tmp_path):
     for field in ("current_player", "legal_action_mask", "rewards", "terminated", "step_count"):
         assert f"jaxcheckers.core.State.{field}" in core, field
     assert "float32 (2,)" in core
+    assert "jaxcheckers.testing.check_game" in core  # the conformance check, on the same page
     assert (site / "index.html").exists()
