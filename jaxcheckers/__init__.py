@@ -5,6 +5,7 @@
     state = env.step(state, action)
 
 Every game is an entry of the registry, `jaxcheckers.games`; `register` adds one.
+`jaxcheckers.testing.check_game(name_or_env)` checks that a game keeps the State contract.
 """
 
 # No `from __future__ import annotations` and no module imports here: each would be a public

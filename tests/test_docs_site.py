@@ -16,7 +16,10 @@ def test_the_site_builds_strict(tmp_path):
     site = tmp_path / "site"
     run = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     # The API reference was generated, not left empty: `make` is documented from its docstring.
@@ -27,4 +30,5 @@ def test_the_site_builds_strict(tmp_path):
     for field in ("current_player", "legal_action_mask", "rewards", "terminated", "step_count"):
         assert f"jaxcheckers.core.State.{field}" in core, field
     assert "float32 (2,)" in core
+    assert "jaxcheckers.testing.check_game" in core  # the conformance check, on the same page
     assert (site / "index.html").exists()

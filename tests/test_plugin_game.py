@@ -284,15 +284,20 @@ def test_play_through_a_pipe(capsys, monkeypatch):
     assert text.rstrip().endswith("game over: yellow (human) wins")
 
 
-def test_pettingzoo_api_test_passes_for_the_game():
-    from pettingzoo.test import api_test
-
+def test_the_conformance_check_passes_for_the_game_and_its_adapters():
+    """`check_game` with `adapters=True`: the State contract, PettingZoo's `api_test` and
+    Gymnasium's `check_env` (with its render check) on the registered game."""
+    pytest.importorskip("pettingzoo")
+    gymnasium = pytest.importorskip("gymnasium")
     from jaxcheckers.adapters.pettingzoo import env
+    from jaxcheckers.testing import check_game
 
+    assert check_game(NAME, adapters=True) is None
     aec = env(game=NAME, render_mode="ansi")
-    api_test(aec, num_cycles=30)
     aec.reset()
     assert aec.render().splitlines()[-1] == "....."
+    observation, info = gymnasium.make(SPEC.gymnasium_id, opponent="random").reset(seed=0)
+    assert observation.shape == (ROWS, COLS, 2) and info["action_mask"].shape == (COLS,)
 
 
 def test_pgx_auto_reset_runs_the_game():
@@ -303,23 +308,6 @@ def test_pgx_auto_reset_runs_the_game():
     for action in [0, 1, 0, 1, 0, 1, 0]:  # yellow wins in column 0, then a fresh game
         state = step(state, jnp.int32(action), jax.random.key(1))
     assert int(state.step_count) == 0 and float(state.rewards[0]) == 1.0
-
-
-def test_gymnasium_check_env_passes_for_the_game():
-    import warnings
-
-    gymnasium = pytest.importorskip("gymnasium")
-    from gymnasium.utils.env_checker import check_env
-
-    from jaxcheckers.adapters import registration
-
-    registration.register_envs()
-    env = gymnasium.make(SPEC.gymnasium_id, render_mode="ansi", opponent="random").unwrapped
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # check_env's complaints fail the test
-        check_env(env, skip_render_check=False)
-    observation, info = env.reset(seed=0)
-    assert observation.shape == (ROWS, COLS, 2) and info["action_mask"].shape == (COLS,)
 
 
 def test_gymnasium_id_of_a_registered_game():

@@ -40,3 +40,11 @@ def test_a_batch_of_states_has_the_env_id_too():
     keys = jax.random.split(jax.random.key(0), 3)
     batch = jax.eval_shape(jax.vmap(env.reset), keys)  # the State type, nothing compiled
     assert batch.current_player.shape == (3,) and batch.env_id == "tictactoe"
+
+
+def test_the_conformance_check_is_a_public_module_of_the_package():
+    import jaxcheckers.testing
+
+    assert jaxcheckers.testing.__all__ == ["check_game", "CONTRACT"]
+    assert callable(jaxcheckers.testing.check_game)
+    test_the_top_level_namespace_is_all_and_the_subpackages()  # a module there, nothing more
