@@ -393,6 +393,5 @@ _MOVED = {
     },
     "round_robin": "jaxcheckers.match:round_robin",
     "scheduled_pairs": "jaxcheckers.match:scheduled_pairs",
-    "add_agents_argument": "jaxcheckers.argtypes:add_agents_argument",
 }
 __getattr__ = moved_names(__name__, _MOVED)
