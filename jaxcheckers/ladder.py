@@ -8,8 +8,8 @@
 Every pair plays `--games` games through `match.round_robin` (seats swapped every other game,
 `--opening-plies` random turns first, or with `--openings DECK` every opening of the game's
 deck with both colours); with `--neighbours K` only the pairs at most K apart in the order
-given (weakest first: the results far apart are foregone). The ratings are
-`ratings.fit_ratings`' (logistic Elo, `random` or the first agent anchored at 0, a prior of
+given (weakest first: the results far apart are foregone). The ratings come from
+`ratings.fit_ratings` (logistic Elo, `random` or the first agent anchored at 0, a prior of
 `--prior-draws` virtual draws against the anchor that keeps perfect records finite); the table
 shows the fit without the prior beside it whenever that one is finite, and says under it when
 the games leave tiers apart (`ratings.separated_tiers`: their gaps are floors, not
@@ -55,9 +55,6 @@ __all__ = ["fit_report", "games_played", "write_report", "add_arguments", "run"]
 GAMES_FILE = "ladder-games.json"  # the pairs played so far, kept until the report is written
 REPORT_FILES = ("ladder.json", "ladder.md", "ladder.png")  # a finished ladder's, never overwritten
 LOCK_FILE = "ladder.lock"  # in --out while a ladder plays into it: "HOST PID"
-
-
-# -- the command ---------------------------------------------------------------------------------
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

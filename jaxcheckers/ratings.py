@@ -73,6 +73,9 @@ DEFAULT_PRIOR_DRAWS = 1.0
 
 @dataclasses.dataclass(frozen=True)
 class Summary:
+    """A match from A's side: the counts, the score and the Elo difference, each with its 95%
+    interval (±inf for Elo at a score of 1 or 0)."""
+
     games: int
     wins: int
     draws: int
@@ -99,6 +102,7 @@ def elo_difference(score: float) -> float:
 
 
 def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of a score over `games` games; (0, 1) for none."""
     if games == 0:
         return 0.0, 1.0
     denominator = 1 + z * z / games
@@ -111,6 +115,7 @@ def wilson_interval(score: float, games: int, z: float = Z_95) -> tuple[float, f
 
 
 def summarize(a_scores: np.ndarray) -> Summary:
+    """The Summary of A's scores, one a game (1 win, 0.5 draw or cut, 0 loss)."""
     a_scores = np.asarray(a_scores, dtype=np.float64)
     games = len(a_scores)
     score = float(a_scores.mean()) if games else 0.5
@@ -134,6 +139,8 @@ def _elo_text(value: float) -> str:
 
 
 def describe(a: str, b: str, summary: Summary, seconds: float) -> str:
+    """A match as the arena prints it: the counts, the score and the Elo difference with their
+    intervals, and the seconds it took."""
     s = summary
     return (
         f"{a} vs {b}: {s.games} games, {s.wins} wins, {s.draws} draws, {s.losses} losses "
