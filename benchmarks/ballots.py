@@ -28,7 +28,6 @@ import numpy as np
 import jaxcheckers
 from benchmarks.common import agent_or_exit
 from jaxcheckers import files
-from jaxcheckers.arena import _finite, deck_order, each_game, match_batches, summarize
 from jaxcheckers.argtypes import (
     MAX_GAMES,
     check_writable,
@@ -39,6 +38,8 @@ from jaxcheckers.argtypes import (
 )
 from jaxcheckers.checkers.ballots import DECK_GAMES, deck
 from jaxcheckers.cli import OneLineParser
+from jaxcheckers.match import deck_order, each_game, match_batches
+from jaxcheckers.ratings import finite_json, summarize
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ballots"
 SAVED_FIELDS = {"command", "complete", "games", "games_played", "wall_seconds"}
@@ -224,7 +225,7 @@ def play(parser, args, out: Path) -> bool:
         agent_a,
         agent_b,
         args.games,
-        jax.random.fold_in(key, 0),  # as `arena.round_robin` keys its first pair
+        jax.random.fold_in(key, 0),  # as `match.round_robin` keys its first pair
         batch_size=args.batch_size,
         deck=ballots,
         openings=deck_order(len(ballots.names), args.games, key),
@@ -269,7 +270,7 @@ def _save(args, out: Path, command: str, games: list[dict], wall: float) -> None
         "complete": len(games) == args.games,
         "wall_seconds": round(wall, 1),
         "load_average": os.getloadavg(),
-        "summary": _finite(dataclasses.asdict(summary)),
+        "summary": finite_json(dataclasses.asdict(summary)),
         "games": games,
     }
     files.write_whole(out, json.dumps(report, indent=1, default=str) + "\n")

@@ -19,10 +19,10 @@ import numpy as np
 
 import jaxcheckers
 from benchmarks.common import agent_or_exit
-from jaxcheckers.arena import play_match
 from jaxcheckers.argtypes import games_count, non_negative_int, seed
 from jaxcheckers.checkers.alphabeta import material
 from jaxcheckers.core import tree_where
+from jaxcheckers.match import play_match
 
 
 def final_states(env, match):

@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
 from benchmarks import chess_speed, device_speed, perft, throughput
 from benchmarks.ballots import markdown_table as ballots_table
 from benchmarks.common import RESULTS_DIR, markdown_table, rate
-from jaxcheckers import ladder
+from jaxcheckers import ladder, ratings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -270,11 +270,11 @@ def strength_table(results_dir: Path) -> str:
     report = _load(results_dir / "ladder", "ladder.json")
     if not report:
         return "(no ladder in benchmarks/results/ladder)"
-    ratings = [ladder.Rating(**r) for r in report["ratings"]]
+    rated = [ratings.Rating(**r) for r in report["ratings"]]
     plain = report.get("ratings_without_prior")
-    table = ladder.markdown_table(ratings, [ladder.Rating(**r) for r in plain] if plain else None)
+    table = ratings.markdown_table(rated, [ratings.Rating(**r) for r in plain] if plain else None)
     command = re.sub(r"--out \S+", "--out DIR", report["command"])
-    note = ladder.tiers_note(report["tiers"], report["prior_draws"])
+    note = ratings.tiers_note(report["tiers"], report["prior_draws"])
     return (f"{table}\n\n" + (f"{note}\n\n" if note else "")
             + f"`{command}` ({ladder.games_played(report)}; {report['machine']}; "
             f"{report['wall_seconds'] / 60:.0f} min).")

@@ -28,7 +28,8 @@ from jaxcheckers.training.ppo import make_train, make_trainer
 from benchmarks.common import RESULTS_DIR, machine, markdown_table
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.agents.random import random_agent
-from jaxcheckers.arena import play_match, summarize
+from jaxcheckers.match import play_match
+from jaxcheckers.ratings import summarize
 from jaxcheckers.tictactoe import TicTacToe
 from jaxcheckers.tictactoe.perfect import perfect_agent
 

@@ -46,13 +46,13 @@ from jaxcheckers.training.trainer import make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine
 from jaxcheckers.agents import make_agent
-from jaxcheckers.arena import summarize
 from jaxcheckers.argtypes import (
     non_negative_int,
     positive_float,
     positive_int,
     positive_int_list,
 )
+from jaxcheckers.ratings import summarize
 
 PLOT = RESULTS_DIR / "time_to_strength.png"
 DEFAULT_AGAINST = ("random", "alphabeta:3", "alphabeta:5")

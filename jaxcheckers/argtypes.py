@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from jaxcheckers.agents import agent_specs
 from jaxcheckers.games import DEFAULT, OpeningDeck, make, names, spec
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "checked_positive_int",
     "add_game_arguments",
     "env_from_arguments",
+    "add_agents_argument",
     "add_opening_arguments",
     "check_openings",
     "openings_from_arguments",
@@ -255,6 +257,13 @@ def env_from_arguments(args: argparse.Namespace, **options):
 
 
 DEFAULT_GAMES = 100  # games a pair without an opening deck
+
+
+def add_agents_argument(parser: argparse.ArgumentParser) -> None:
+    """The positional AGENT... of `arena` and `ladder`, its help listing every agent name."""
+    specs = "; ".join(f"{name}: {text}" for name, text in agent_specs().items())
+    help_text = f"two or more agents ({specs})".replace("%", "%%")  # argparse formats with %
+    parser.add_argument("agents", nargs="+", metavar="AGENT", help=help_text)
 
 
 def add_opening_arguments(parser: argparse.ArgumentParser, default_plies: int) -> None:

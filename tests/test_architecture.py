@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxcheckers import games, rgb, svg
+from jaxcheckers import arena, games, ladder, match, ratings, rgb, svg
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PACKAGES = {f"jaxcheckers.{name}" for name in games.BUILTIN}
@@ -52,11 +52,20 @@ def test_no_module_outside_a_game_imports_it_but_the_deprecation_shims():
     assert set(DEPRECATED_SHIMS) <= importing  # each shim does import its new home
 
 
-@pytest.mark.parametrize("module", [rgb, svg])
-def test_the_shared_drawing_modules_name_no_game(module):
+@pytest.mark.parametrize("module", [rgb, svg, match, ratings, arena, ladder])
+def test_the_shared_modules_name_no_game(module):
     public = set(module.__all__)
     assert not {name for name in public if any(g in name for g in games.BUILTIN)}
     assert imported_games(Path(module.__file__)) == set()
+
+
+@pytest.mark.parametrize("module", [match, ratings])
+def test_the_match_engine_and_the_ratings_name_no_game_even_in_words(module):
+    import re
+
+    text = Path(module.__file__).read_text()
+    named = re.findall(rf"\b({'|'.join(games.BUILTIN)})\b", text)  # "jaxcheckers" is no game
+    assert named == []
 
 
 @pytest.mark.parametrize(
@@ -101,3 +110,61 @@ def test_a_moved_module_keeps_its_old_path_for_a_release_with_a_warning(old_path
         with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
             old.no_such_name  # noqa: B018 - the attribute access is the test
     assert imported_games(ROOT / old_path) == {home.rsplit(".", 1)[0]}
+
+
+# The names the match engine and the statistics took from arena.py and ladder.py (issue 49):
+# old module -> {new home: names}; each old name is served for one release.
+MOVED_FROM_THE_FRONT_ENDS = {
+    arena: {
+        "jaxcheckers.match": [
+            *("UNLIMITED_GAME_CAP", "Outcome", "Match", "play_games", "play_match"),
+            *("match_batches", "deck_order", "replay_start", "PairMatch", "scheduled_pairs"),
+            *("round_robin", "match_games", "each_game"),
+        ],
+        "jaxcheckers.ratings": [
+            *("Z_95", "Summary", "elo_difference", "wilson_interval", "summarize"),
+            *("describe", "round_robin_table"),
+        ],
+        "jaxcheckers.argtypes": ["add_agents_argument"],
+    },
+    ladder: {
+        "jaxcheckers.ratings": [
+            *("ELO_SCALE", "DEFAULT_PRIOR_DRAWS", "PairResult", "Rating", "expected_score"),
+            *("choose_anchor", "fit_ratings", "separated_tiers", "markdown_table", "tiers_note"),
+            *("plot_ratings", "Z_95", "round_robin_table"),
+        ],
+        "jaxcheckers.match": ["round_robin", "scheduled_pairs"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "module, old, home",
+    [
+        (module, name, home)
+        for module, homes in MOVED_FROM_THE_FRONT_ENDS.items()
+        for home, names in homes.items()
+        for name in names
+    ],
+)
+def test_a_name_moved_out_of_a_front_end_keeps_working_for_a_release_with_a_warning(
+    module, old, home
+):
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=f"{module.__name__}.{old} moved to {home}.{old}"):
+        value = getattr(module, old)
+    assert value is getattr(importlib.import_module(home), old)
+
+
+@pytest.mark.parametrize("module", [arena, ladder])
+def test_a_front_end_keeps_only_its_command(module):
+    """The front ends hold their command (and the ladder its report files); every other name
+    of theirs is a moved one, served with a warning, or an AttributeError."""
+    assert {"add_arguments", "run"} <= set(module.__all__)
+    moved = {name for names in MOVED_FROM_THE_FRONT_ENDS[module].values() for name in names}
+    assert not moved & set(vars(module)), "a moved name bound in the front end never warns"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+            module.no_such_name  # noqa: B018 - the attribute access is the test

@@ -12,30 +12,31 @@ import pytest
 from jax.experimental import io_callback
 
 import jaxcheckers
-from jaxcheckers import agents, arena
+from jaxcheckers import agents, ratings
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import pdn
 from jaxcheckers.cli import main
+from jaxcheckers.match import match_batches, match_games, play_match, replay_start
 
 ENV = jaxcheckers.make("checkers", board_size=6, max_steps=200)
 
 
 def test_elo_difference_of_known_scores():
-    assert arena.elo_difference(0.5) == 0.0
-    assert arena.elo_difference(0.75) == pytest.approx(400 * math.log10(3))
-    assert arena.elo_difference(1.0) == math.inf
-    assert arena.elo_difference(0.0) == -math.inf
+    assert ratings.elo_difference(0.5) == 0.0
+    assert ratings.elo_difference(0.75) == pytest.approx(400 * math.log10(3))
+    assert ratings.elo_difference(1.0) == math.inf
+    assert ratings.elo_difference(0.0) == -math.inf
 
 
 def test_wilson_interval_matches_the_textbook_values():
-    low, high = arena.wilson_interval(0.5, 100)
+    low, high = ratings.wilson_interval(0.5, 100)
     assert (round(low, 3), round(high, 3)) == (0.404, 0.596)
-    low, high = arena.wilson_interval(1.0, 200)
+    low, high = ratings.wilson_interval(1.0, 200)
     assert high == 1.0 and 0.98 < low < 0.985  # never the degenerate [1, 1]
 
 
 def test_summary_counts_and_scores():
-    summary = arena.summarize(np.array([1, 1, 1, 0.5, 0]))
+    summary = ratings.summarize(np.array([1, 1, 1, 0.5, 0]))
     assert (summary.wins, summary.draws, summary.losses, summary.games) == (3, 1, 1, 5)
     assert summary.score == pytest.approx(0.7)
     assert summary.score_low < 0.7 < summary.score_high
@@ -48,35 +49,33 @@ def illegal_agent(state, key):
 
 
 def test_seats_swap_and_scores_are_from_a_side():
-    match = arena.play_match(ENV, illegal_agent, random_agent, 6, jax.random.key(0), batch_size=4)
+    match = play_match(ENV, illegal_agent, random_agent, 6, jax.random.key(0), batch_size=4)
     assert match.a_plays_first.tolist() == [True, False, True, False, True, False]
     # Black games: A forfeits at its first move. White games: after one random move by black.
     assert (match.a_score == 0).all()
     assert match.length.tolist() == [1, 2, 1, 2, 1, 2]
-    flipped = arena.play_match(ENV, random_agent, illegal_agent, 4, jax.random.key(0))
+    flipped = play_match(ENV, random_agent, illegal_agent, 4, jax.random.key(0))
     assert (flipped.a_score == 1).all()
 
 
 def test_a_match_resumed_part_way_plays_the_games_it_would_have_played():
     key = jax.random.key(3)
-    whole = arena.play_match(ENV, random_agent, random_agent, 6, key, batch_size=2, record=True)
-    rest = arena.match_batches(
+    whole = play_match(ENV, random_agent, random_agent, 6, key, batch_size=2, record=True)
+    rest = match_batches(
         ENV, random_agent, random_agent, 6, key, batch_size=2, record=True, first_game=4
     )
     (tail,) = list(rest)
     np.testing.assert_array_equal(tail.actions, whole.actions[4:])
     np.testing.assert_array_equal(tail.a_score, whole.a_score[4:])
     with pytest.raises(ValueError, match="first game 3: give a multiple of the batch size 2"):
-        next(
-            arena.match_batches(ENV, random_agent, random_agent, 6, key, batch_size=2, first_game=3)
-        )
+        next(match_batches(ENV, random_agent, random_agent, 6, key, batch_size=2, first_game=3))
 
 
 def test_recorded_games_replay_to_the_same_results():
-    match = arena.play_match(
+    match = play_match(
         ENV, random_agent, random_agent, 8, jax.random.key(1), opening_plies=2, record=True
     )
-    games = arena.match_games(match, "random", "random", ENV)
+    games = match_games(match, "random", "random", ENV)
     parsed = pdn.parse_pdn(pdn.format_games(games))
     assert len(parsed) == 8
     for game, original in zip(parsed, games, strict=True):
@@ -103,7 +102,7 @@ def test_round_robin_table_and_pdn_file(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "random vs random" in out and "95% CI" in out
     assert len(pdn.parse_pdn(path.read_text())) == 2
-    table = arena.round_robin_table(
+    table = ratings.round_robin_table(
         ["a", "b", "c"],
         [
             {"a": "a", "b": "b", "score": 1.0},
@@ -124,19 +123,19 @@ def test_bad_agent_names_are_reported_not_raised(capsys):
 def test_opening_plies_are_whole_turns_in_every_game():
     """A forfeits at its first own choice: what came before is exactly the random opening."""
     tictactoe = jaxcheckers.make("tictactoe")
-    match = arena.play_match(
+    match = play_match(
         tictactoe, illegal_agent, random_agent, 4, jax.random.key(2), opening_plies=3
     )
     # Three random turns leave player 1 to move: A itself where it plays second (odd games),
     # else B moves once first.
     assert match.length.tolist() == [5, 4, 5, 4]
 
-    checkers = arena.play_match(
+    checkers = play_match(
         ENV, illegal_agent, random_agent, 16, jax.random.key(3), opening_plies=12, record=True
     )
     step = jax.jit(ENV.step)
     for game in range(16):
-        state = arena.replay_start(ENV, checkers, game)
+        state = replay_start(ENV, checkers, game)
         turns = 0
         for action in checkers.actions[game, : checkers.length[game] - 1]:
             before = int(state.current_player)
@@ -165,7 +164,7 @@ def test_each_agent_is_asked_on_its_own_turns_only(game_by_game, batch_size):
         return agents.game_by_game(agent) if game_by_game else agent
 
     tictactoe = jaxcheckers.make("tictactoe")
-    match = arena.play_match(
+    match = play_match(
         tictactoe,
         counted("a"),
         counted("b"),

@@ -16,13 +16,14 @@ import numpy as np
 import pytest
 
 import jaxcheckers
-from jaxcheckers import arena, files
+from jaxcheckers import files
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import ballots, pdn
 from jaxcheckers.checkers.render import legal_moves
 from jaxcheckers.cli import main
 from jaxcheckers.core import compiled_step
 from jaxcheckers.games import spec
+from jaxcheckers.match import deck_order, match_games, play_match
 from tests.cli_helpers import unwritable_folder
 
 ENV = jaxcheckers.make("checkers")
@@ -72,29 +73,29 @@ def test_the_deck_is_offered_for_checkers_only():
 
 
 def test_deck_order_plays_each_opening_with_both_colours():
-    order = arena.deck_order(156, 312, jax.random.key(3))
+    order = deck_order(156, 312, jax.random.key(3))
     assert sorted(order[::2].tolist()) == list(range(156))  # each ballot once a colour
     assert (order[::2] == order[1::2]).all()  # games 2k and 2k + 1: the same ballot
     assert order[:20:2].tolist() != list(range(10))  # shuffled, so a part of the deck is a sample
-    longer = arena.deck_order(156, 320, jax.random.key(3))
+    longer = deck_order(156, 320, jax.random.key(3))
     assert sorted(longer[:312:2].tolist()) == list(range(156))  # the whole deck before a repeat
 
 
 def test_a_match_opens_every_game_with_its_ballot_and_records_it(deck):
     """Both colours of each ballot; the PDN replays the ballot's moves first and names it."""
-    match = arena.play_match(
+    match = play_match(
         ENV, random_agent, random_agent, 8, jax.random.key(1), record=True, deck=deck
     )
     assert match.a_plays_first.tolist() == [True, False] * 4
     assert (match.opening[::2] == match.opening[1::2]).all()
-    games = arena.match_games(match, "a", "b", ENV, deck=deck)
+    games = match_games(match, "a", "b", ENV, deck=deck)
     for game, opening in zip(pdn.parse_pdn(pdn.format_games(games)), match.opening, strict=True):
         ballot = ballots.BALLOTS[opening]
         assert game.tags["Opening"] == ballot.name
         assert " ".join(game.moves[:3]) == ballot.moves
         assert pdn.replay(ENV, game).actions[:3] == deck.actions[opening].tolist()
     with pytest.raises(ValueError, match="even number"):
-        arena.play_match(ENV, random_agent, random_agent, 3, jax.random.key(1), deck=deck)
+        play_match(ENV, random_agent, random_agent, 3, jax.random.key(1), deck=deck)
 
 
 def test_the_command_plays_the_ballots_and_names_them_in_json_and_pdn(capsys, tmp_path):
@@ -110,7 +111,7 @@ def test_the_command_plays_the_ballots_and_names_them_in_json_and_pdn(capsys, tm
     assert [game["a_plays_first"] for game in result["each_game"]] == [True, False] * 4
     assert all(re.fullmatch(r"ACF \d+: \S+ \S+ \S+", name) for name in names)
     assert [t.tags["Opening"] for t in pdn.parse_pdn(path.read_text())] == names
-    order = arena.deck_order(156, 8, jax.random.key(0))  # --seed 0
+    order = deck_order(156, 8, jax.random.key(0))  # --seed 0
     assert names == [ballots.BALLOTS[i].name for i in order]
 
 

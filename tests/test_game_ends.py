@@ -10,8 +10,8 @@ import jaxcheckers
 from benchmarks import game_ends, move_time
 from benchmarks.game_ends import final_states, material_lead_of_a
 from jaxcheckers.agents import make_agent
-from jaxcheckers.arena import play_match
 from jaxcheckers.checkers.fen import state_from_fen
+from jaxcheckers.match import play_match
 
 ENV = jaxcheckers.make("checkers")
 

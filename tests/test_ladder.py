@@ -13,8 +13,17 @@ import numpy as np
 import pytest
 
 from jaxcheckers import ladder
+from jaxcheckers import match as engine
 from jaxcheckers.cli import main
-from jaxcheckers.ladder import PairResult, expected_score, fit_ratings
+from jaxcheckers.ratings import (
+    PairResult,
+    choose_anchor,
+    expected_score,
+    fit_ratings,
+    markdown_table,
+    separated_tiers,
+    tiers_note,
+)
 from tests.cli_helpers import assert_one_line_error, run_cli
 
 TRUE = {"random": 0.0, "weak": 150.0, "mid": 400.0, "strong": 700.0}
@@ -86,7 +95,7 @@ def test_the_anchor_is_random_and_holds_at_zero_with_no_interval():
     assert fitted["mid"].rating == 0  # the first agent anchors when random does not play
     assert fitted["strong"].rating == pytest.approx(300, abs=2)
     assert fitted["weak"].rating == pytest.approx(-250, abs=2)
-    assert ladder.choose_anchor(["a", "b", "random"]) == "random"
+    assert choose_anchor(["a", "b", "random"]) == "random"
 
 
 def test_swapping_sides_of_a_result_changes_nothing_and_mirroring_it_mirrors_the_ratings():
@@ -140,17 +149,17 @@ def test_tiers_split_the_field_where_one_side_won_every_game():
         PairResult("c", "a", 5, 0, 0),  # c beat a (and so b and random, through a)
         PairResult("c", "random", 3, 0, 0),
     ]
-    assert ladder.separated_tiers(["random", "a", "b", "c"], results) == [
+    assert separated_tiers(["random", "a", "b", "c"], results) == [
         ["c"],
         ["a"],
         ["random", "b"],
     ]
-    note = ladder.tiers_note([["c"], ["a"], ["random", "b"]], 1.0)
+    note = tiers_note([["c"], ["a"], ["random", "b"]], 1.0)
     assert "{`c`} > {`a`} > {`random`, `b`}" in note and "lower bound" in note
     # One draw links two agents both ways: a single tier, and a finite fit without a prior.
     linked = [*results, PairResult("c", "b", 0, 1, 0), PairResult("b", "a", 0, 1, 0)]
-    assert ladder.separated_tiers(["random", "a", "b", "c"], linked) == [["random", "a", "b", "c"]]
-    assert ladder.tiers_note([["random", "a", "b", "c"]], 1.0) == ""
+    assert separated_tiers(["random", "a", "b", "c"], linked) == [["random", "a", "b", "c"]]
+    assert tiers_note([["random", "a", "b", "c"]], 1.0) == ""
     assert np.isfinite(
         [r.rating for r in fit_ratings(list("abc") + ["random"], linked, prior_draws=0)]
     ).all()
@@ -177,7 +186,7 @@ def test_bad_inputs_are_refused():
 
 def test_the_table_is_sorted_best_first():
     ratings = fit_ratings(list(TRUE), exact_results(TRUE, 100))
-    table = ladder.markdown_table(ratings)
+    table = markdown_table(ratings)
     rows = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
     assert rows == ["`strong`", "`mid`", "`weak`", "`random`"]
     assert "anchor" in table.splitlines()[-1]
@@ -276,19 +285,19 @@ def test_a_stopped_ladder_or_a_neighbours_one_plays_the_games_of_the_whole_ladde
     crosstable = (tmp_path / "near" / "ladder.md").read_text()
     assert "each agent against the 1 listed after it" in crosstable and " ·" in crosstable
 
-    played = ladder.round_robin
+    played = engine.round_robin  # where the ladder looks it up
 
     def stopped_after_one_pair(*args, **kwargs):
         yield next(played(*args, **kwargs))
         raise KeyboardInterrupt
 
     out = tmp_path / "stopped"
-    monkeypatch.setattr(ladder, "round_robin", stopped_after_one_pair)
+    monkeypatch.setattr(engine, "round_robin", stopped_after_one_pair)
     assert main([*argv, str(out)]) == 130
     assert "stopped after 1 of 3 pairs, kept in" in capsys.readouterr().err
     kept = json.loads((out / ladder.GAMES_FILE).read_text())
     assert len(kept["pairs"]) == 1 and kept["pairs_planned"] == 3
-    monkeypatch.setattr(ladder, "round_robin", played)
+    monkeypatch.setattr(engine, "round_robin", played)
 
     # Run again without --resume, it would write over them: refused in one line.
     assert main([*argv, str(out)]) == 2
@@ -378,7 +387,7 @@ def test_resume_needs_the_folder_a_ladder_saved_to(tmp_path, capsys):
 
 
 def test_a_neighbours_schedule_keeps_each_pairs_place_among_all_pairs():
-    from jaxcheckers.arena import scheduled_pairs
+    from jaxcheckers.match import scheduled_pairs
 
     assert scheduled_pairs(4) == [(0, 0, 1), (1, 0, 2), (2, 0, 3), (3, 1, 2), (4, 1, 3), (5, 2, 3)]
     assert scheduled_pairs(4, 1) == [(0, 0, 1), (3, 1, 2), (5, 2, 3)]

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaxcheckers
-from jaxcheckers import arena
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import pdn
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.core import compiled_step
+from jaxcheckers.match import match_games, play_match, replay_start
 
 ENV = jaxcheckers.make("checkers")
 SECONDS = 10  # a generous bound: the reader is linear, these texts take milliseconds
@@ -99,12 +99,12 @@ def test_games_cut_mid_capture_are_written_and_replayed():
     """As `arena random random --games 200 --max-steps 41 --pdn`, where 7 of 200 did not replay
     (all of them written and read, those cut mid-capture and 10 others replayed)."""
     env = jaxcheckers.make("checkers", max_steps=41)
-    match = arena.play_match(env, random_agent, random_agent, 200, jax.random.key(0), record=True)
-    games = arena.match_games(match, "random", "random", env)
+    match = play_match(env, random_agent, random_agent, 200, jax.random.key(0), record=True)
+    games = match_games(match, "random", "random", env)
     step = compiled_step(env)
     finals = []
     for g in range(200):
-        state = arena.replay_start(env, match, g)
+        state = replay_start(env, match, g)
         for action in match.actions[g, : match.length[g]]:
             state = step(state, action)
         finals.append(state)

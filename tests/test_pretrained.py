@@ -9,9 +9,10 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, pretrained, search
-from jaxcheckers.arena import play_match, summarize
 from jaxcheckers.checkers import alphabeta
 from jaxcheckers.checkers.positions import from_board
+from jaxcheckers.match import play_match
+from jaxcheckers.ratings import summarize
 
 ENV = jaxcheckers.make("checkers")
 

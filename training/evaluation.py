@@ -1,4 +1,4 @@
-"""The trainer's evaluations: its policy against fixed agents, through the arena's match runner."""
+"""The trainer's evaluations: its policy against fixed agents, through the match engine."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import jax.numpy as jnp
 
 from jaxcheckers.agents import make_agent
 from jaxcheckers.agents.policy import policy_agent
-from jaxcheckers.arena import play_games, summarize
+from jaxcheckers.match import play_games
+from jaxcheckers.ratings import summarize
 
 __all__ = [
     "make_policy_evaluator",
@@ -30,7 +31,7 @@ def make_policy_evaluator(
 ) -> Callable:
     """A jitted `evaluate(params, key) -> A's scores [num_games]` (1 win, 0.5 draw, 0 loss).
 
-    The policy plays first in the even games and second in the odd ones; `arena.summarize`
+    The policy plays first in the even games and second in the odd ones; `ratings.summarize`
     turns the scores into counts and a confidence interval.
     """
     a_plays_first = jnp.arange(num_games) % 2 == 0
