@@ -111,7 +111,7 @@ def stack(states):
     return jax.tree.map(lambda *xs: jnp.stack(xs), *states)
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_alphabeta_equals_plain_minimax_on_random_positions(depth):
     positions = random_positions()
     assert sum(int(p.jumper) >= 0 for p in positions) >= 5  # mid-capture roots are covered

@@ -126,6 +126,7 @@ def test_updates_fill_the_buffer_with_legal_targets_and_learn():
     assert max(jax.tree.leaves(moved)) > 0
 
 
+@pytest.mark.slow  # compiles a second chess trainer, its parameters baked in
 def test_the_student_can_start_from_another_runs_network(tmp_path):
     from jaxcheckers.training.checkpoints import RunCheckpoints, write_config
 
