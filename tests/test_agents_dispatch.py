@@ -16,8 +16,8 @@ from jaxcheckers.agents import AGENT_SPECS, SHARED_AGENTS, agent_specs, make_age
         ("sarsa:weights.json", "tictactoe", "checkers"),
         ("sarsa:weights.json", "chess", "checkers"),
         ("perfect", "checkers", "tictactoe"),
-        ("alphabeta:2", "tictactoe", "checkers and chess"),
-        ("alphabeta", "draughts", "checkers and chess"),
+        ("alphabeta:2", "tictactoe", "checkers, chess and draughts"),
+        ("perfect", "draughts", "tictactoe"),
     ],
 )
 def test_an_agent_refuses_a_game_it_does_not_play(spec, game, plays):

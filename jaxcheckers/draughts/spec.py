@@ -6,7 +6,7 @@ import numpy as np
 
 from jaxcheckers.draughts import drawing, fen, notation, pdn
 from jaxcheckers.draughts.env import Draughts, DraughtsState
-from jaxcheckers.games import GameSpec
+from jaxcheckers.games import GameAgent, GameSpec
 
 
 def from_fen(text: str, **options) -> DraughtsState:
@@ -19,6 +19,21 @@ def start(start, env: Draughts) -> DraughtsState:
     if not isinstance(start, env.state_type) or np.shape(start.board) != (env.layout.squares,):
         raise ValueError("options['start'] must be an unbatched DraughtsState of this variant")
     return start
+
+
+def alphabeta(argument: str, env: Draughts):
+    from jaxcheckers.draughts import alphabeta  # when the agent is first asked for
+
+    return alphabeta.from_spec(argument, env)
+
+
+AGENTS = {
+    "alphabeta": GameAgent(
+        alphabeta,
+        "alphabeta[:DEPTH] alpha-beta minimax to DEPTH hops, men 1 and kings 3 (draughts; "
+        "default 3, at most 6)",
+    ),
+}
 
 
 SPEC = GameSpec(
@@ -37,6 +52,7 @@ SPEC = GameSpec(
     mid_move=notation.mid_move,
     terminal=notation.board_lines,
     record=pdn.DIALECT,
-    default_seats=("human", "random"),
+    agents=AGENTS,
+    default_seats=("human", "alphabeta:3"),
     perft_depth=4,
 )
