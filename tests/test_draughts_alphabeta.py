@@ -87,3 +87,16 @@ def test_the_agent_plays_a_best_hop_and_ties_fall_at_random():
 def test_bad_depths_are_refused_in_one_line(spec):
     with pytest.raises(ValueError, match="alphabeta"):
         make_agent(spec, ENV)
+
+
+def test_it_teaches_distillation_the_values_of_its_search():
+    from jaxcheckers.agents import make_move_values
+
+    state = sample_positions(1)[0]
+    values = np.asarray(jax.jit(make_move_values("alphabeta:1", ENV))(state))
+    legal = np.asarray(state.legal_action_mask)
+    plain = plain_hop_values(state, 1)
+    assert values[~legal].max() < values[legal].min()
+    assert {int(a) for a in np.flatnonzero(values == values.max())} == {
+        a for a, v in plain.items() if v == max(plain.values())
+    }

@@ -117,6 +117,16 @@ def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured()
     assert "no estimate" in line and "about" not in line
 
 
+def test_the_start_line_names_the_game_its_options_and_the_trainer():
+    from jaxcheckers.training.cli import start_line
+    from jaxcheckers.training.config import preset
+
+    line = start_line(preset("quick", game="draughts"), 1, "runs/x")
+    assert line.startswith("training draughts with ppo on 1 device(s): ")  # one space, no options
+    line = start_line(preset("quick", env_options={"board_size": 6}), 2, "runs/x")
+    assert line.startswith("training checkers {'board_size': 6} with ppo on 2 device(s): ")
+
+
 def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):
     earlier = tmp_path / "run"
     earlier.mkdir()

@@ -247,6 +247,16 @@ def recipe_from_args(args: argparse.Namespace, backend: str) -> tuple[str, objec
     return name, config
 
 
+def start_line(config, devices: int, run_dir) -> str:
+    """The line a run starts with: the game (and its options), the trainer, the batch."""
+    game = " ".join([config.game, *([str(config.env_options)] if config.env_options else [])])
+    return (
+        f"training {game} with {algorithm_of(config)} on {devices} device(s): "
+        f"{config.num_updates} updates of {config.num_envs} games x {config.rollout_length} "
+        f"steps -> {run_dir}"
+    )
+
+
 def plan_line(config, recipe: str | None, backend: str, device: str) -> str:
     """One line: the device, the recipe and about how long the run's steps take there, from
     MEASURED_RATES (whole runs: compiles and evaluations in), where this recipe was measured."""
@@ -421,12 +431,7 @@ def _train(trainer, run_dir: Path, args, config, changes: list[str], mesh, evalu
                 if not (run_dir / CURVES_FILE).exists():  # stopped as it was drawing them
                     print(f"curves: {plot_learning_curves(run_dir)}")
                 return 0
-        print(
-            f"training {config.game} {config.env_options or ''} with {algorithm_of(config)} on "
-            f"{mesh.devices.size} "
-            f"device(s): {config.num_updates} updates of {config.num_envs} games x "
-            f"{config.rollout_length} steps -> {run_dir}"
-        )
+        print(start_line(config, mesh.devices.size, run_dir))
         return train_loop(trainer, state, checkpoints, run_dir, args, evaluators)
     finally:
         with signals_held(deliver=True):  # orbax's threads, interrupted, would hang

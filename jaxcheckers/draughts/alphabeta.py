@@ -126,3 +126,12 @@ def make_alphabeta_agent(env: Draughts, depth: int = DEFAULT_DEPTH):
 def from_spec(argument: str, env: Draughts):
     """`alphabeta[:DEPTH]` for a draughts env (DEPTH in hops, default 3)."""
     return make_alphabeta_agent(env, depth_argument("alphabeta", argument, DEFAULT_DEPTH))
+
+
+def values_from_spec(argument: str, env: Draughts):
+    """`alphabeta[:DEPTH]` as a teacher (`train --algo distill`): `values(state) -> int32
+    (num_actions,)`, `root_values` (the best hops exact, the others below them, the illegal ones
+    below all)."""
+    depth = depth_argument("alphabeta", argument, DEFAULT_DEPTH)
+    make_alphabeta_agent(env, depth)  # the same checks of the env and the depth
+    return lambda state: root_values(env, state, depth)

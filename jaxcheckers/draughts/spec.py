@@ -27,11 +27,18 @@ def alphabeta(argument: str, env: Draughts):
     return alphabeta.from_spec(argument, env)
 
 
+def alphabeta_values(argument: str, env: Draughts):
+    from jaxcheckers.draughts import alphabeta
+
+    return alphabeta.values_from_spec(argument, env)
+
+
 AGENTS = {
     "alphabeta": GameAgent(
         alphabeta,
         "alphabeta[:DEPTH] alpha-beta minimax to DEPTH hops, men 1 and kings 3 (draughts; "
         "default 3, at most 6)",
+        move_values=alphabeta_values,
     ),
 }
 
