@@ -9,8 +9,8 @@ stamp = $(VENV)/.installed-$(subst $(comma),+,$(1))
 
 # The core tests that `make test-oldest` runs on the oldest declared set (.ci/oldest.txt): the
 # games' rules and envs, which need jax alone (chess's perft is the one jax 0.7.1 got wrong).
-CORE_TESTS = tests/test_core.py tests/test_chess_perft.py tests/test_checkers_rules.py \
-	tests/test_tictactoe.py tests/test_fen_pdn.py
+CORE_TESTS = tests/test_core.py tests/chess/test_perft.py tests/checkers/test_rules.py \
+	tests/tictactoe/test_env.py tests/checkers/test_fen_pdn.py
 TEST_TOOLS = "pytest>=8,<10" "pytest-xdist>=3.5,<4" "hypothesis>=6.100,<7" "chess>=1.10,<2"
 
 .PHONY: setup train demo test test-all test-newest test-oldest lint bench docs docs-serve clean

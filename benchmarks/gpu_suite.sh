@@ -24,7 +24,8 @@
 # trained network as the package ships one) and run.tar.gz (the run directory: --resume takes
 # it, as does `jaxcheckers train --resume` unpacked), each whole or in 15 MB parts where they
 # fit what a device machine gives back (8 files, 16 MB each), else left out (suite.json says).
-# --smoke runs the same stages on a CPU with tiny sizes, in about a minute (tests/test_gpu_suite.py).
+# --smoke runs the same stages on a CPU with tiny sizes, in about a minute
+# (tests/benchmarks/test_gpu_suite.py).
 set -u
 
 usage="usage: benchmarks/gpu_suite.sh OUTDIR [--smoke] [--resume RUN_TAR]"
@@ -66,7 +67,8 @@ STATUS=$OUT/suite.status  # one line a stage; suite.json at the end
 
 # Time boxes, seconds: tts 240 + ab 170 + env 50, with the 20 s grace of the one stage that
 # catches SIGTERM (time_to_strength saves its run, then exits; `timeout` kills 20 s later) and
-# a minute for the install and the tarball: 540 s. tests/test_gpu_suite.py checks the sum.
+# a minute for the install and the tarball: 540 s. tests/benchmarks/test_gpu_suite.py checks the
+# sum.
 TTS_BOX=${TTS_BOX:-240}
 AB_BOX=${AB_BOX:-170}
 ENV_BOX=${ENV_BOX:-50}

@@ -7,7 +7,8 @@
     .venv/bin/python -m benchmarks.report --check   # exit 1 if either file disagrees with the JSON
 
 README.md's generated parts sit between `<!-- report:NAME -->` and `<!-- /report:NAME -->`
-(NAME: speed, strength); the rest of it is written by hand. tests/test_report.py runs the check.
+(NAME: speed, strength); the rest of it is written by hand. tests/benchmarks/test_report.py runs
+the check.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Bad input to the library's commands: one clear line on stderr and a non-zero exit, no traceback.
 
-The trainer's own bad invocations are in test_training_cli.py.
+The trainer's own bad invocations are in training/test_cli.py.
 """
 
 from __future__ import annotations

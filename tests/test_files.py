@@ -1,5 +1,6 @@
 """jaxcheckers.files: the lock of a results folder or file, and the checks of a saved file's
-numbers (the commands' own tests run them with real processes: test_ladder, test_ballots)."""
+numbers (the commands' own tests run them with real processes: test_ladder,
+checkers/test_ballots)."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ runs the same program with the same key. The games are created inside `jit` (`in
 process builds and steps only the rows of its own devices; nothing is fed from the host. What
 comes back to the host (parameters, optimizer state, key, metrics) is replicated over the mesh,
 so each process can read it locally; only the games in progress stay sharded across processes.
-tests/test_distributed.py runs two processes on one machine (gloo collectives on CPU) and checks
-their parameters against each other and against one process over two devices.
+tests/training/test_distributed.py runs two processes on one machine (gloo collectives on CPU)
+and checks their parameters against each other and against one process over two devices.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ over the params their flax modules (`jaxcheckers.agents.networks`) make.
 Training a network needs flax; playing with a trained one needs jax only, so that the networks
 that ship with the package play on the base install. A flax module names its layers in the
 order it makes them (Dense_0, Dense_1, ...; Conv_0, ...) and the functions here read them in
-that order; tests/test_inference.py checks that both give the same outputs.
+that order; tests/agents/test_inference.py checks that both give the same outputs.
 """
 
 from __future__ import annotations

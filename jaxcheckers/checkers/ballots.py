@@ -14,7 +14,8 @@ against two engines' copies, which agree move for move: CheckerBoard's `three_mo
 `acf-openings.c` (VandeWettering: DECK_NORMAL and DECK_NEW).
 
 Squares are the standard PDN numbers, which the env's notation uses too: black (player 0) moves
-first, from squares 1-12. Every ballot is legal from the start (tests/test_ballots.py plays them).
+first, from squares 1-12. Every ballot is legal from the start (tests/checkers/test_ballots.py
+plays them).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import alphabeta
 from jaxcheckers.checkers.positions import absolute_board, from_board
 from jaxcheckers.core import compiled_step
-from tests.reference import ReferenceCheckers
+from tests.checkers.reference import ReferenceCheckers
 
 N = 8
 OLD_CAPACITY = N * N // 2  # the complete moves a node kept before every move was searched

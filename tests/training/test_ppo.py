@@ -27,7 +27,7 @@ from jaxcheckers.agents.networks import (
 )
 from jaxcheckers.tictactoe import TicTacToe
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # -- GAE ------------------------------------------------------------------------------------------
 # One stream of five steps. Player 0 moves (t0); player 1 captures and must jump again (t1, same

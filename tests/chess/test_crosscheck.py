@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.chess.fen import chess_fen
-from tests import chess_helpers as h
+from tests.chess import helpers as h
 
 GAMES = 100  # all four endings below come up, stalemate the rarest (2 at seed 1); 1000: slow
 CHUNK = 100  # plies per jitted call

@@ -11,7 +11,7 @@ from pettingzoo.classic.chess import chess_utils
 
 import jaxcheckers
 from jaxcheckers.chess import action_to_uci, state_from_fen
-from tests import chess_helpers as h
+from tests.chess import helpers as h
 
 
 def test_make_and_spaces():

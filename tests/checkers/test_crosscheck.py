@@ -16,7 +16,7 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.checkers.positions import absolute_board_jax, to_mover_frame
-from tests.reference import ReferenceCheckers
+from tests.checkers.reference import ReferenceCheckers
 
 ILLEGAL_ACTION_RATE = 0.002  # now and then try an illegal action, to cover the forfeit rule
 

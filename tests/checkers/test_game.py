@@ -203,7 +203,7 @@ def test_ealt_games_move_for_move_against_the_reference():
     import random
 
     from jaxcheckers.checkers import positions
-    from tests.reference import ReferenceCheckers
+    from tests.checkers.reference import ReferenceCheckers
 
     rng = random.Random(7)
     crowned_mid_capture = 0

@@ -6,7 +6,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jaxcheckers.checkers.sarsa_trainer import SarsaConfig, train
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, random_agent
@@ -14,8 +13,9 @@ from jaxcheckers.checkers import sarsa
 from jaxcheckers.checkers.bitboard import layout
 from jaxcheckers.checkers.pdn import hops_of_move
 from jaxcheckers.checkers.positions import from_board
+from jaxcheckers.checkers.sarsa_trainer import SarsaConfig, train
 from jaxcheckers.core import compiled_step
-from tests.test_agents_alphabeta import TRAP
+from tests.checkers.test_alphabeta import TRAP
 
 ENV = jaxcheckers.make("checkers")
 

@@ -27,7 +27,7 @@ from jaxcheckers.match import deck_order, match_games, play_match
 from tests.cli_helpers import unwritable_folder
 
 ENV = jaxcheckers.make("checkers")
-ROOT = Path(__file__).resolve().parents[1]  # where `python -m benchmarks.ballots` runs
+ROOT = Path(__file__).resolve().parents[2]  # where `python -m benchmarks.ballots` runs
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ FRESH_INTERPRETER = textwrap.dedent(
     from jaxcheckers.adapters.registration import IDS
 
     for env_id in IDS:
-        if "Chess" in env_id:  # its check_env (a long compile) is in test_adapters_gymnasium_chess
+        if "Chess" in env_id:  # its check_env (a long compile) is in test_gymnasium_chess
             print("RESULT registered", env_id, gymnasium.spec(env_id).entry_point)
             continue
         # The smaller boards compile faster: checkers 6×6, draughts on 8×8 (Brazilian).

@@ -1,4 +1,4 @@
-"""Tests of the plain-Python reference implementation (tests/reference.py).
+"""Tests of the plain-Python reference implementation (reference.py beside it).
 
 Boards are drawn in absolute coordinates, row 0 first: '.' empty, 'b' player-0
 man, 'B' player-0 king, 'w' player-1 man, 'W' player-1 king. Player 0 ('b')
@@ -7,34 +7,19 @@ moves down the page, player 1 ('w') up.
 
 import pytest
 
-try:  # works whether or not tests/ is a package
-    from tests.reference import (
-        NE,
-        NW,
-        SE,
-        SW,
-        ReferenceCheckers,
-        action_from_squares,
-        board_from_strings,
-        board_to_strings,
-        encode_action,
-        opening_board,
-        perft,
-    )
-except ImportError:  # pragma: no cover
-    from reference import (
-        NE,
-        NW,
-        SE,
-        SW,
-        ReferenceCheckers,
-        action_from_squares,
-        board_from_strings,
-        board_to_strings,
-        encode_action,
-        opening_board,
-        perft,
-    )
+from tests.checkers.reference import (
+    NE,
+    NW,
+    SE,
+    SW,
+    ReferenceCheckers,
+    action_from_squares,
+    board_from_strings,
+    board_to_strings,
+    encode_action,
+    opening_board,
+    perft,
+)
 
 
 def make(rows, **kwargs):

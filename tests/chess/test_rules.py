@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.chess import action_to_uci, chess_fen, rules, state_from_fen, uci_to_action
-from tests import chess_helpers as h
+from tests.chess import helpers as h
 
 
 def play(fen: str, *moves: str):

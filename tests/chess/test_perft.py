@@ -14,7 +14,7 @@ import pytest
 import jaxcheckers
 from jaxcheckers.chess import state_from_fen
 from jaxcheckers.perft import perft
-from tests import chess_helpers as h
+from tests.chess import helpers as h
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

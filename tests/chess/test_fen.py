@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.chess import action_to_uci, chess_fen, state_from_fen, uci_to_action
-from tests import chess_helpers as h
+from tests.chess import helpers as h
 
 ROUND_TRIP = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -22,7 +22,7 @@ from jaxcheckers.training.opponents import batched_autoreset_step
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, search
-from tests.tictactoe_lines import lost_lines
+from tests.tictactoe.lines import lost_lines
 
 TICTACTOE = jaxcheckers.make("tictactoe")
 

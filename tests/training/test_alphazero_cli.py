@@ -13,7 +13,7 @@ import jaxcheckers
 from jaxcheckers.agents import make_agent
 from jaxcheckers.cli import main
 from tests.cli_helpers import assert_one_line_error, run_cli
-from tests.test_training_cli import metric_updates
+from tests.training.test_cli import metric_updates
 
 TINY_RUN = [
     "train", "--algo", "alphazero", "--game", "tictactoe", "--num-envs", "8",

@@ -16,7 +16,7 @@ import jax
 import numpy as np
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # One process of the run: argv = process id, process count, coordinator port, output .npz.
 # With a count of 1 it stays a plain single process (the reference, over forced host devices).
@@ -105,7 +105,7 @@ def _finish(
         assert expect in log, log[-3000:]
 
 
-@pytest.mark.slow  # the fast suite keeps test_training's run sharded over four forced devices
+@pytest.mark.slow  # the fast suite keeps test_ppo's run sharded over four forced devices
 def test_two_processes_train_to_the_same_parameters_as_one_process_over_two_devices(tmp_path):
     port = str(_free_port())
     processes = {

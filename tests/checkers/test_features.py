@@ -11,7 +11,7 @@ import pytest
 import jaxcheckers
 from jaxcheckers.agents.networks import make_network
 from jaxcheckers.checkers.features import attack_maps, tactical_inputs
-from tests import reference as ref
+from tests.checkers import reference as ref
 
 DIAGONALS = tuple(ref.DIRECTIONS.values())
 

@@ -1,0 +1,1 @@
+"""Tests of `jaxcheckers.adapters`: the Gymnasium and PettingZoo envs of every game."""

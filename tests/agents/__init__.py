@@ -1,0 +1,1 @@
+"""Tests of `jaxcheckers.agents`: the shared agents, search, and the shipped networks."""

@@ -1,0 +1,1 @@
+"""Tests of `jaxcheckers.chess`, checked against python-chess and PettingZoo (`helpers.py`)."""

@@ -1,0 +1,1 @@
+"""Tests of `jaxcheckers.tictactoe`: the env, the Gymnasium env and the perfect player."""

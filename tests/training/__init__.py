@@ -1,0 +1,1 @@
+"""Tests of the trainers (`training/`, imported as `jaxcheckers.training`) and their command."""
