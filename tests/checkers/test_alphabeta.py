@@ -185,7 +185,7 @@ def test_depth_must_be_positive():
 
 
 def test_alphabeta_refuses_a_game_that_is_not_checkers():
-    with pytest.raises(ValueError, match="^alphabeta plays checkers and chess, not tictactoe$"):
+    with pytest.raises(ValueError, match="^alphabeta plays checkers, chess and draughts, not tictactoe$"):
         make_agent("alphabeta:2", jaxcheckers.make("tictactoe"))
 
 
