@@ -1,7 +1,7 @@
 """Random games played by the JAX env and the plain-Python reference side by side.
 
 At every step both must agree on the legal actions, the board and the observation planes, the
-player to move, the rewards and whether the game is over: 310 games in the fast suite, 520 with
+player to move, the rewards and whether the game is over: 260 games in the fast suite, 470 with
 the slow tests, over board sizes and rule variants.
 """
 
@@ -26,7 +26,7 @@ SLOW = pytest.mark.slow
 VARIANTS = [
     # (games, options, from random endgames?, the endings this sample must reach, so that
     #  every rule is really exercised)
-    (150, dict(board_size=8), False, {"win", "repetition", "forfeit"}),
+    (100, dict(board_size=8), False, {"win", "repetition", "forfeit"}),
     pytest.param(50, dict(board_size=6), False, {"win"}, marks=SLOW),
     pytest.param(40, dict(board_size=10), False, {"win"}, marks=SLOW),
     pytest.param(40, dict(board_size=8, no_moves="pass"), False, {"win", "repetition"}, marks=SLOW),

@@ -127,9 +127,7 @@ def test_a_double_jump_attacks_both_pieces_it_takes():
     ],
 )
 def test_rewards_by_hand(before, after, outcome, expected):
-    value = sarsa.reward(
-        jnp.asarray(before, jnp.float32), jnp.asarray(after, jnp.float32), outcome
-    )
+    value = sarsa.reward(jnp.asarray(before, jnp.float32), jnp.asarray(after, jnp.float32), outcome)
     assert float(value) == pytest.approx(expected, abs=1e-4)
 
 
@@ -143,7 +141,8 @@ def test_every_legal_move_of_a_crowded_position_can_be_chosen():
     legal = set(np.flatnonzero(state.legal_action_mask).tolist())
     assert len(legal) == 38
     explore = jax.jit(jax.vmap(sarsa.make_sarsa_agent(np.zeros(8), ENV, epsilon=1.0), (None, 0)))
-    chosen = set(np.asarray(explore(state, jax.random.split(jax.random.key(0), 2000))).tolist())
+    # 500 uniform draws miss one of 38 moves with probability below 38·(37/38)^500 < 10⁻⁴.
+    chosen = set(np.asarray(explore(state, jax.random.split(jax.random.key(0), 500))).tolist())
     assert chosen == legal
 
 

@@ -1,5 +1,6 @@
 """The distillation trainer (`training/distill.py`): its targets and loss in closed form, its
-settings, and a few updates on chess with the depth-1 alpha-beta as the teacher."""
+settings, and a few updates on draughts (and, with the slow tests, chess) with the depth-1
+alpha-beta as the teacher."""
 
 from __future__ import annotations
 
@@ -106,8 +107,14 @@ def test_a_buffer_that_is_not_a_multiple_of_an_update_is_refused():
         distill.make_trainer(TINY.replace(teacher="random"))
 
 
-def test_updates_fill_the_buffer_with_legal_targets_and_learn():
-    trainer = distill.make_trainer(TINY)
+# The trainer is game-neutral: draughts' alpha-beta teaches the fast sample (it compiles in
+# half chess's time), chess's with its tactical network the slow one.
+@pytest.mark.parametrize(
+    "game, network",
+    [("draughts", "mlp"), pytest.param("chess", "mlp-tactical", marks=pytest.mark.slow)],
+)
+def test_updates_fill_the_buffer_with_legal_targets_and_learn(game, network):
+    trainer = distill.make_trainer(TINY.replace(game=game, network=network))
     state = jax.jit(trainer.init)(jax.random.key(0))
     state, metrics = trainer.run_updates(state, 3)  # 24 positions into a ring of 16
     assert metrics["update"].tolist() == [1, 2, 3]
