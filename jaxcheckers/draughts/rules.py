@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.bits import unpack_mask
+from jaxcheckers.core import computed_once
 from jaxcheckers.draughts import bitboard as bb
 from jaxcheckers.draughts.bitboard import OPPOSITE
 
@@ -390,51 +391,73 @@ def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     any capture but a king's landing where it stops behind a piece it could land behind and
     go on from; with no capture, the quiet moves (at the start of a move)."""
     geo = bb.geometry(lay.n)
-    position = sides(board, taken, jumper, lay)
-    sets = hop_sets(position, lay)
+    # Computed once (`core.computed_once`), the sets and the mask's words: else XLA on the CPU
+    # fuses what they are made of into each of the loops that read them (the mask's: A entries).
+    position = computed_once(sides(board, taken, jumper, lay), jumper)
+    sets = computed_once(hop_sets(position, lay), jumper)
     ends = [landings(starts, d, geo) for d, starts in enumerate(sets.captures)]
     if lay.majority:
-        ends = longest_captures(position, ends, lay).firsts
+        ends = _longest_ends(position, sets.captures, ends, lay)
     else:
         ends = _russian_ends(position, sets.captures, ends, lay)
+    ends = computed_once(ends, jumper)
     captures = functools.reduce(operator.or_, ends).any()
     quiet = _stacked(sets.quiet)
     quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
     chosen = bb.where(captures, _stacked(_hops_to(sets.captures, ends, geo)), quiet)
-    return Legal(unpack_mask(bb.mask_words(chosen, geo), lay.num_actions), captures)
+    words = computed_once(bb.mask_words(chosen, geo), jumper)
+    return Legal(unpack_mask(words, lay.num_actions), captures)
 
 
-def _russian_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
-    """Per direction, the landings a Russian capture may choose: a king landing behind a piece
-    where it stops is dropped when another landing behind the same piece goes on.
+def _going_on(position: Sides, captures, ends, lay: Layout):
+    """Per direction, (the landings of kings, the landings from which the capture goes on),
+    for the first hops landing on ends[d].
 
     Whether a capture goes on from landing l (reached along d) is a test of the squares all at
     once: the piece just taken, behind l, blocks the way back, and no other line through l holds
-    it or the square the piece left. A man landing on the last row goes on as a king."""
+    it or the square the piece left. In Russian a man landing on the last row goes on as a king.
+    """
     geo = bb.geometry(lay.n)
     anywhere = bb.const(geo.valid)
     reach = hop_sets(position._replace(kings=anywhere, men=anywhere), lay).captures
     as_king = [functools.reduce(operator.or_, reach[d]) for d in range(4)]
     as_man = [reach[d][1] for d in range(4)]
-    first_row = bb.const(geo.first_row)
+    crowning = bb.const(geo.first_row if lay.crown_mid_capture else 0)
     out = []
     for d in range(4):
         others = [e for e in range(4) if e != OPPOSITE[d]]
         by_king = functools.reduce(operator.or_, [as_king[e] for e in others])
         by_man = functools.reduce(operator.or_, [as_man[e] for e in others])
-        kings = landings(
-            [position.kings & start for start in captures[d]], d, geo
-        )  # landings of kings
+        kings = landings([position.kings & start for start in captures[d]], d, geo)
         men = ends[d] & ~kings
-        goes_on = (kings | (men & first_row)) & by_king | (men & ~first_row & by_man)
+        out.append((kings, (kings | (men & crowning)) & by_king | (men & ~crowning & by_man)))
+    return out
+
+
+def _russian_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+    """Per direction, the landings a Russian capture may choose: a king landing behind a piece
+    where it stops is dropped when another landing behind the same piece goes on."""
+    geo = bb.geometry(lay.n)
+    out = []
+    for d, (kings, goes_on) in enumerate(_going_on(position, captures, ends, lay)):
         # Spread along the line within the king's landings: the landings behind one piece.
         spread = goes_on & kings
         for _ in range(lay.reach - 2):
             spread = spread | (
                 (bb.shift(spread, geo.steps[d]) | bb.shift(spread, -geo.steps[d])) & kings
             )
-        out.append(men | (kings & ~spread) | (kings & goes_on))
+        out.append((ends[d] & ~kings) | (kings & ~spread) | (kings & goes_on))
     return out
+
+
+def _longest_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+    """Per direction, the landings of the first hops of the longest captures: all of them when
+    no capture goes on after its first hop, else those the search finds among the ones that go
+    on (the others take one piece, fewer)."""
+    going = [goes_on for _, goes_on in _going_on(position, captures, ends, lay)]
+    deeper = longest_captures(position, going, lay).firsts
+    further = functools.reduce(operator.or_, going).any()
+    return [bb.where(further, x, e) for x, e in zip(deeper, ends, strict=True)]
 
 
 class Longest(NamedTuple):
