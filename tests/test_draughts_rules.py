@@ -3,9 +3,13 @@ Python reference (tests/draughts_reference.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from jaxcheckers import games
+from jaxcheckers.core import compiled_step
 from jaxcheckers.draughts import rules
+from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
 from jaxcheckers.draughts.perft import perft, perft_counts
 from tests import draughts_helpers as helpers
@@ -116,3 +120,21 @@ def test_random_positions_match_the_reference(variant):
             captures += any(t for _, _, t in want)
             checked += 1
     assert mid > 10 and captures > 30 and checked > 300  # the sample reaches captures
+
+
+# A king among 16 men laid out two squares apart: 1561 partial captures, far more than the
+# breadth-first search the env kept a level before (128), which lost moves here.
+LATTICE = "W:WK29:B11,12,13,14,21,22,23,24,31,32,33,34,41,42,43,44"
+
+
+def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
+    env, lay = Draughts(), rules.layout("international")
+    state = games.spec("draughts").from_fen(LATTICE)
+    step = compiled_step(env)
+    for _ in range(3):  # the start of the move, then mid-capture along a longest capture
+        board, taken = np.asarray(state.board), np.asarray(state.taken)
+        jumper, player = int(state.jumper), int(state.current_player)
+        expected = helpers.reference_hops(board, taken, jumper, player, "international")
+        assert helpers.env_hops(state.legal_action_mask, player, lay) == expected
+        state = step(state, np.int32(np.flatnonzero(state.legal_action_mask)[0]))
+    assert int(state.current_player) == 0 and int(state.jumper) >= 0

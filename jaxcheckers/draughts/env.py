@@ -34,6 +34,7 @@ from jaxcheckers import svg
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    computed_once,
     outside_traces,
     pgx_step_count,
     replace_fields,
@@ -228,9 +229,15 @@ class Draughts(Env):
         goes_on = hop.captured & rules.can_capture_from(hop.board, hop.taken, hop.square, lay)
         ended = rules.flip(rules.finish(hop.board, hop.taken, hop.square, lay))
         no_taken = jnp.zeros(lay.squares, bool)
-        board = jnp.where(goes_on, hop.board, ended)
-        taken = jnp.where(goes_on, hop.taken, no_taken)
-        jumper = jnp.where(goes_on, hop.square, -1)
+        # Computed once: else the loops that read the position (the mask's) redo the hop.
+        board, taken, jumper = computed_once(
+            (
+                jnp.where(goes_on, hop.board, ended),
+                jnp.where(goes_on, hop.taken, no_taken),
+                jnp.where(goes_on, hop.square, -1),
+            ),
+            state.step_count,
+        )
         legal = rules.legal_hops(board, taken, jumper, lay)
         state = state._replace(
             board=board,

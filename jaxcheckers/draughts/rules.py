@@ -10,21 +10,32 @@ A hop is one action: `action = (direction·L + distance − 1)·S + square`, the
 going `distance` squares (1 … L = n − 1) along `direction` (0 NW, 1 NE, 2 SW, 3 SE, rows counted
 downward in the mover's frame). A capture hop passes over exactly one opponent piece.
 
-Captures are searched breadth first, one level per piece taken: a level is a fixed number of
-nodes (square of the capturing piece, its start square, whether it is a king, the pieces taken,
-and a label), children are all capture hops of a node, and nodes with the same label, start,
-square, kind and set of taken pieces are merged: two routes of the same move become one node.
+The env's legal hops (`legal_hops`, every step) work on sets of squares as bits (`bitboard`):
+every piece's hops at once by shifts, then, under the majority rule, a depth-first search of the
+captures that begin with those hops (`longest_captures`), with a stack deep enough for any
+capture, so nothing is ever dropped. Whole moves (`whole_moves`: perft, notation, the tests) are
+searched breadth first, one level per piece taken: a level is a fixed number of nodes (square of
+the capturing piece, its start square, whether it is a king, the pieces taken, and a label),
+children are all capture hops of a node, and nodes with the same label, start, square, kind and
+set of taken pieces are merged: two routes of the same move become one node; a search that
+needs more nodes than its capacity says so (`Moves.overflow`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from jaxcheckers.bits import unpack_mask
+from jaxcheckers.core import computed_once
+from jaxcheckers.draughts import bitboard as bb
+from jaxcheckers.draughts.bitboard import OPPOSITE
 
 VARIANTS = ("international", "brazilian", "russian")
 BOARD_SIZE = {"international": 10, "brazilian": 8, "russian": 8}
@@ -49,7 +60,6 @@ class Layout:
     cell: np.ndarray  # int32 (n·n,): the square index of each cell (row-major), S if light
     majority: bool  # the capture taking the most pieces must be played
     crown_mid_capture: bool  # a man reaching the last row mid-capture goes on as a king
-    capacity: int  # nodes of one level of the env's capture search
 
     @property
     def num_actions(self) -> int:
@@ -93,7 +103,6 @@ def layout(variant: str) -> Layout:
         cell=index.reshape(-1),
         majority=variant != "russian",
         crown_mid_capture=variant == "russian",
-        capacity=128 if n == 10 else 64,
     )
 
 
@@ -263,7 +272,7 @@ class Search(NamedTuple):
     first: Nodes  # the first level (labels: the hop actions where the search labels hops)
     best: Nodes  # the deepest level reached
     depth: jax.Array  # int32 (): pieces the longest capture takes (0: no capture)
-    overflow: jax.Array  # bool (): a level had more nodes than `lay.capacity` (then inexact)
+    overflow: jax.Array  # bool (): a level had more nodes than `capacity` (then inexact)
 
 
 def search(
@@ -291,51 +300,362 @@ def search(
     return Search(first, best, depth, overflow)
 
 
-# -- moves without capture -----------------------------------------------------------------------
+# -- the env's legal hops, on sets of squares ----------------------------------------------------
 
 
-def quiet_moves(board: jax.Array, lay: Layout) -> jax.Array:
-    """bool (A,): every non-capturing hop (men one square forward, kings along free lines)."""
-    ray = jnp.asarray(lay.ray)  # (S, 4, L)
-    free = jnp.concatenate([board == EMPTY, jnp.zeros(1, bool)])[ray]
-    clear = jnp.cumprod(free, axis=-1).astype(bool)  # every square up to this one is empty
-    forward = jnp.isin(jnp.arange(4), jnp.asarray(FORWARD))[None, :, None]
-    near = (jnp.arange(lay.reach) == 0)[None, None, :]
-    man = (board == OWN_MAN)[:, None, None] & forward & near
-    king = (board == OWN_KING)[:, None, None]
-    return (clear & (man | king)).transpose(1, 2, 0).reshape(-1)
+class Sides(NamedTuple):
+    """A position (the side to move's frame) as sets of squares (`bitboard`)."""
+
+    kings: bb.Bits  # the mover's kings (mid-capture: the capturing piece, if a king)
+    men: bb.Bits  # the mover's men (mid-capture: the capturing piece, if a man)
+    occupied: bb.Bits  # every piece on the board, taken ones included
+    jumpable: bb.Bits  # the opponent's pieces not yet taken
 
 
-def labels_mask(nodes: Nodes, lay: Layout) -> jax.Array:
-    """bool (A,): the labels of the valid nodes."""
-    index = jnp.where(nodes.valid, nodes.label, lay.num_actions)
-    return jnp.zeros(lay.num_actions + 1, bool).at[index].set(True)[:-1]
+def sides(board: jax.Array, taken: jax.Array, jumper: jax.Array, lay: Layout) -> Sides:
+    """The sets of a position; mid-capture (`jumper` ≥ 0) only the capturing piece moves."""
+    geo = bb.geometry(lay.n)
+    movers = jnp.where(jumper < 0, True, jnp.arange(lay.squares) == jumper)
+    return Sides(
+        kings=bb.pack(movers & (board == OWN_KING), geo),
+        men=bb.pack(movers & (board == OWN_MAN), geo),
+        occupied=bb.pack(board != EMPTY, geo),
+        jumpable=bb.pack((board < 0) & ~taken, geo),
+    )
+
+
+class HopSets(NamedTuple):
+    """Per direction d and distance j, the squares a hop (d, j) starts from: lists of 4 lists of
+    L sets, [d][j − 1], in the order of the actions."""
+
+    captures: list[list[bb.Bits]]  # hops that take a piece
+    quiet: list[list[bb.Bits]]  # hops that take none
+
+
+def hop_sets(position: Sides, lay: Layout) -> HopSets:
+    """Every hop of the movers, all pieces at once: along each direction, the squares j away
+    that are empty, and the first piece on the way if it can be taken, are shifts of the sets.
+    (Ignores the majority rule and whether the capture goes on.)"""
+    geo = bb.geometry(lay.n)
+    empty = bb.const(geo.valid) & ~position.occupied
+    everything = bb.const(2**64 - 1)
+    captures, quiet = [], []
+    for d, step in enumerate(geo.steps):
+        land = hit = bb.none_like(empty)
+        clear = everything  # the squares 1 … j − 1 along d are empty
+        caps, frees = [], []
+        for j in range(1, lay.reach + 1):
+            empty_j = bb.shift(empty, -j * step)
+            land = (land | hit) & empty_j  # a capture can land j away
+            hit = clear & bb.shift(position.jumpable, -j * step)  # the first piece, j away
+            clear = clear & empty_j
+            movers = position.kings | position.men if j == 2 else position.kings
+            caps.append(land & movers)
+            walkers = position.kings | position.men if j == 1 and d in FORWARD else position.kings
+            frees.append(clear & walkers)
+        captures.append(caps)
+        quiet.append(frees)
+    return HopSets(captures, quiet)
+
+
+def landings(starts: list[bb.Bits], d: int, geo: bb.Geometry) -> bb.Bits:
+    """The squares the hops along d from `starts[j − 1]` (distance j) land on."""
+    out = bb.none_like(starts[0])
+    for j, start in enumerate(starts, 1):
+        out = out | bb.shift(start, j * geo.steps[d])
+    return out
+
+
+def _hops_to(sets: list[list[bb.Bits]], ends: list[bb.Bits], geo: bb.Geometry):
+    """The hops of `sets` that land in ends[d] (a hop's landing names its start: the piece
+    found beyond the piece taken, looking back)."""
+    return [
+        [start & bb.shift(ends[d], -j * geo.steps[d]) for j, start in enumerate(starts, 1)]
+        for d, starts in enumerate(sets)
+    ]
+
+
+def _stacked(sets: list[list[bb.Bits]]) -> bb.Bits:
+    """The sets [d][j − 1] as one set of (4·L,) fields, in the order of the actions."""
+    flat = [x for starts in sets for x in starts]
+    return bb.Bits(jnp.stack([x.lo for x in flat]), jnp.stack([x.hi for x in flat]))
 
 
 class Legal(NamedTuple):
     mask: jax.Array  # bool (A,)
     captures: jax.Array  # bool (): the legal hops capture
-    overflow: jax.Array  # bool ()
 
 
 def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
-    """The legal hops: the first hops of the longest captures (under the majority rule; of any
-    capture in Russian), else (at the start of a move) the quiet moves."""
+    """The legal hops: those that begin a longest capture (the majority rule) or, in Russian,
+    any capture but a king's landing where it stops behind a piece it could land behind and
+    go on from; with no capture, the quiet moves (at the start of a move)."""
+    geo = bb.geometry(lay.n)
+    # Computed once (`core.computed_once`), the sets and the mask's words: else XLA on the CPU
+    # fuses what they are made of into each of the loops that read them (the mask's: A entries).
+    position = computed_once(sides(board, taken, jumper, lay), jumper)
+    sets = computed_once(hop_sets(position, lay), jumper)
+    ends = [landings(starts, d, geo) for d, starts in enumerate(sets.captures)]
     if lay.majority:
-        found = search(board, taken, jumper, lay, label_hops=True, capacity=lay.capacity)
-        best, captures, overflow = found.best, found.depth > 0, found.overflow
+        ends = _longest_ends(position, sets.captures, ends, lay)
     else:
-        roots = _roots(board, taken, jumper, lay)
-        first, overflow = _compact(_children(roots, board, lay, True), lay.capacity)
-        _, ends = _expand(first, board, lay)
-        # The landings behind one piece taken: those from which the capture goes on, if any.
-        group = first.label // lay.squares // lay.reach  # the direction of the hop
-        group = group * lay.squares + first.origin
-        best = first._replace(valid=first.valid & ~_stops_early(first.valid, ends, group))
-        captures = first.valid.any()
-    quiet = quiet_moves(board, lay) & (jumper < 0)
-    mask = jnp.where(captures, labels_mask(best, lay), quiet)
-    return Legal(mask, captures, overflow)
+        ends = _russian_ends(position, sets.captures, ends, lay)
+    ends = computed_once(ends, jumper)
+    captures = functools.reduce(operator.or_, ends).any()
+    quiet = _stacked(sets.quiet)
+    quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
+    chosen = bb.where(captures, _stacked(_hops_to(sets.captures, ends, geo)), quiet)
+    words = computed_once(bb.mask_words(chosen, geo), jumper)
+    return Legal(unpack_mask(words, lay.num_actions), captures)
+
+
+def _going_on(position: Sides, captures, ends, lay: Layout):
+    """Per direction, (the landings of kings, the landings from which the capture goes on),
+    for the first hops landing on ends[d].
+
+    Whether a capture goes on from landing l (reached along d) is a test of the squares all at
+    once: the piece just taken, behind l, blocks the way back, and no other line through l holds
+    it or the square the piece left. In Russian a man landing on the last row goes on as a king.
+    """
+    geo = bb.geometry(lay.n)
+    anywhere = bb.const(geo.valid)
+    reach = hop_sets(position._replace(kings=anywhere, men=anywhere), lay).captures
+    as_king = [functools.reduce(operator.or_, reach[d]) for d in range(4)]
+    as_man = [reach[d][1] for d in range(4)]
+    crowning = bb.const(geo.first_row if lay.crown_mid_capture else 0)
+    out = []
+    for d in range(4):
+        others = [e for e in range(4) if e != OPPOSITE[d]]
+        by_king = functools.reduce(operator.or_, [as_king[e] for e in others])
+        by_man = functools.reduce(operator.or_, [as_man[e] for e in others])
+        kings = landings([position.kings & start for start in captures[d]], d, geo)
+        men = ends[d] & ~kings
+        out.append((kings, (kings | (men & crowning)) & by_king | (men & ~crowning & by_man)))
+    return out
+
+
+def _russian_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+    """Per direction, the landings a Russian capture may choose: a king landing behind a piece
+    where it stops is dropped when another landing behind the same piece goes on."""
+    geo = bb.geometry(lay.n)
+    out = []
+    for d, (kings, goes_on) in enumerate(_going_on(position, captures, ends, lay)):
+        # Spread along the line within the king's landings: the landings behind one piece.
+        spread = goes_on & kings
+        for _ in range(lay.reach - 2):
+            spread = spread | (
+                (bb.shift(spread, geo.steps[d]) | bb.shift(spread, -geo.steps[d])) & kings
+            )
+        out.append((ends[d] & ~kings) | (kings & ~spread) | (kings & goes_on))
+    return out
+
+
+def _longest_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+    """Per direction, the landings of the first hops of the longest captures: all of them when
+    no capture goes on after its first hop, else those the search finds among the ones that go
+    on (the others take one piece, fewer)."""
+    going = [goes_on for _, goes_on in _going_on(position, captures, ends, lay)]
+    deeper = longest_captures(position, going, lay).firsts
+    further = functools.reduce(operator.or_, going).any()
+    return [bb.where(further, x, e) for x, e in zip(deeper, ends, strict=True)]
+
+
+class Longest(NamedTuple):
+    taken: jax.Array  # int32 (): pieces the longest capture takes (0: no capture)
+    firsts: list[bb.Bits]  # per direction, the landings of the first hops of the longest
+
+
+class Frame(NamedTuple):
+    """A node of the depth-first capture search: a capture under way."""
+
+    at: bb.Bits  # the square of the capturing piece (the root: none)
+    king: jax.Array  # bool ()
+    jumpable: bb.Bits  # the opponent pieces it may still take
+    lands: bb.Bits  # fields (4,): per direction, the landings not searched yet
+    takes: bb.Bits  # fields (4,): per direction, the piece a hop that way takes
+    best: jax.Array  # int32 ()  pieces the longest capture searched below takes
+    direction: jax.Array  # int32 ()  of the hop that reached it
+
+    def pack(self) -> jax.Array:
+        """uint32 (21,): the frame as one vector (a stack of them is one array)."""
+        flags = self.king.astype(jnp.uint32) | (self.direction.astype(jnp.uint32) << 1)
+        flags = flags | (self.best.astype(jnp.uint32) << 3)
+        scalars = [self.at.lo, self.at.hi, self.jumpable.lo, self.jumpable.hi, flags]
+        return jnp.concatenate(
+            [jnp.stack(scalars), self.lands.lo, self.lands.hi, self.takes.lo, self.takes.hi]
+        )
+
+    @classmethod
+    def unpack(cls, words: jax.Array) -> Frame:
+        flags = words[4]
+        return cls(
+            at=bb.Bits(words[0], words[1]),
+            king=(flags & 1).astype(bool),
+            jumpable=bb.Bits(words[2], words[3]),
+            lands=bb.Bits(words[5:9], words[9:13]),
+            takes=bb.Bits(words[13:17], words[17:21]),
+            best=(flags >> 3).astype(jnp.int32),
+            direction=((flags >> 1) & 3).astype(jnp.int32),
+        )
+
+
+UP = np.array([True, True, False, False])  # NW, NE go to lower bits
+
+
+def _nearest(x: bb.Bits, up) -> bb.Bits:
+    return bb.where(up, bb.highest(x), bb.lowest(x))
+
+
+def _past(bit: bb.Bits, up) -> bb.Bits:
+    """The squares beyond `bit` along a direction (`up`: toward lower bits)."""
+    return bb.where(up, bb.below(bit), bb.above(bit))
+
+
+def _before(bit: bb.Bits, up) -> bb.Bits:
+    """The squares on this side of `bit` (every square when `bit` is empty)."""
+    return bb.where(up, bb.above(bit), bb.below(bit))
+
+
+def _captures_of(square, king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry):
+    """The captures of one piece on bit `square`: per direction (fields (4,)), its landings and
+    the piece it takes. `occupied` holds every piece but the capturing one."""
+    row = jnp.asarray(geo.ray)[square]  # (4, 2, 2)
+    ray, two = bb.Bits(row[:, 0, 0], row[:, 0, 1]), bb.Bits(row[:, 1, 0], row[:, 1, 1])
+    first = _nearest(ray & occupied, UP)
+    past = ray & _past(first, UP)
+    lands = past & _before(_nearest(past & occupied, UP), UP)
+    lands = lands & bb.where(king, bb.const(2**64 - 1), two)  # a man lands right behind
+    takes = (first & jumpable).any()
+    return bb.where(takes, lands, bb.none_like(lands)), first
+
+
+def _tree_where(condition, x, y):
+    return jax.tree.map(lambda a, b: jnp.where(condition, a, b), x, y)
+
+
+def _lane(x: bb.Bits, d) -> bb.Bits:
+    """Field d of a set of (4,) fields (a select, not a gather: cheaper under vmap)."""
+    mine = jnp.arange(4) == d
+    return bb.Bits(
+        jnp.where(mine, x.lo, jnp.uint32(0)).sum(dtype=jnp.uint32),
+        jnp.where(mine, x.hi, jnp.uint32(0)).sum(dtype=jnp.uint32),
+    )
+
+
+def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longest:
+    """The longest captures, depth first from the first hops landing on `ends` (per direction):
+    how many pieces they take and which first hops begin one.
+
+    One frame a node on the way down (a stack), the capturing piece's square, the pieces it may
+    still take and its landings not searched yet; a node whose landings lead nowhere is counted
+    without a frame. Nothing is dropped: a capture takes only pieces off the board's edge, each
+    once, so it takes at most (n − 2)²/2 and the stack has room for that many frames. The loop
+    runs about once a node of the tree of captures (under vmap, the batch's largest tree)."""
+    geo = bb.geometry(lay.n)
+    frames = (lay.n - 2) ** 2 // 2
+    table = jnp.asarray(geo.ray)
+    lane = jnp.arange(4)
+    up_of = jnp.asarray(UP)
+    opposite = jnp.asarray(OPPOSITE)
+    empty4 = bb.Bits(jnp.zeros(4, jnp.uint32), jnp.zeros(4, jnp.uint32))
+    root = Frame(
+        at=bb.none_like(position.occupied),
+        king=jnp.bool_(False),
+        jumpable=position.jumpable,
+        lands=bb.Bits(jnp.stack([e.lo for e in ends]), jnp.stack([e.hi for e in ends])),
+        takes=empty4,
+        best=jnp.int32(0),
+        direction=jnp.int32(0),
+    )
+    stack = jnp.zeros((frames, 21), jnp.uint32)
+
+    def record(most, firsts, found, direction, at, taken):
+        """A first hop (its direction and landing) beginning a capture of `taken` pieces."""
+        better, same = found & (taken > most), found & (taken == most)
+        mine = bb.where(lane == direction, bb.Bits(at.lo, at.hi), empty4)
+        firsts = bb.where(better, mine, bb.where(same, firsts | mine, firsts))
+        return jnp.where(better, taken, most), firsts
+
+    def searching(carry):
+        k, top = carry[0], carry[1]
+        return (k > 0) | top.lands.any().any()
+
+    def step(position, carry):
+        k, top, stack, occupied, most, firsts = carry
+        # Back up from a node whose landings are all searched.
+        done = ~top.lands.any().any() & (k > 0)
+        parent = Frame.unpack(stack[jnp.maximum(k - 1, 0)])
+        most, firsts = record(most, firsts, done & (k == 1), top.direction, top.at, top.best + 1)
+        parent = parent._replace(best=jnp.maximum(parent.best, top.best + 1))
+        top = _tree_where(done, parent, top)
+        k = k - done
+        # Search the node's next landing (none once the search is over: then nothing changes).
+        open_ = top.lands.any()
+        go = open_.any()
+        d = jnp.argmax(open_).astype(jnp.int32)
+        at = bb.lowest(_lane(top.lands, d))
+        top = top._replace(lands=bb.where(lane == d, top.lands & ~at, top.lands))
+        square = jnp.minimum(bb.index(at), table.shape[0] - 1)
+        # From the root, the piece taken and the capturing piece are the first two pieces
+        # behind the landing.
+        back_d, up = opposite[d], up_of[opposite[d]]
+        row = table[square, back_d]
+        behind = bb.Bits(row[0, 0], row[0, 1]) & position.occupied
+        victim = _nearest(behind, up)
+        origin = _nearest(behind & _past(victim, up), up)
+        at_root = k == 0
+        victim = bb.where(at_root, victim, _lane(top.takes, d))
+        occupied = bb.where(at_root & go, position.occupied & ~origin, occupied)
+        king = jnp.where(at_root, (origin & position.kings).any(), top.king)
+        jumpable = top.jumpable & ~victim
+        lands, takes = _captures_of(square, king, jumpable, occupied, geo)
+        leaf = go & ~lands.any().any()
+        most, firsts = record(most, firsts, leaf & at_root, d, at, jnp.int32(1))
+        top = top._replace(best=jnp.where(leaf, jnp.maximum(top.best, 1), top.best))
+        push = go & ~leaf
+        stack = stack.at[k].set(jnp.where(push, top.pack(), stack[k]), mode="drop")
+        child = Frame(at, king, jumpable, lands, takes, jnp.int32(0), d)
+        return k + push, _tree_where(push, child, top), stack, occupied, most, firsts
+
+    carry = (jnp.int32(0), root, stack, position.occupied, jnp.int32(0), empty4)
+    _, _, _, _, most, firsts = _while_each(searching, step, position, carry)
+    return Longest(most, [_lane(firsts, d) for d in range(4)])
+
+
+def _while_each(searching, step, consts, carry):
+    """`lax.while_loop` of `step(consts, carry)` while `searching(carry)`, for `step`s that leave
+    a finished carry as it is. Under vmap it runs until the batch's last search ends, like
+    `lax.while_loop`, but without selecting, each time round, between every element's old and
+    new carry (the stack of a search is large; the select cost more than the step)."""
+
+    @jax.custom_batching.custom_vmap
+    def run(consts, carry):
+        return jax.lax.while_loop(searching, functools.partial(step, consts), carry)
+
+    @run.def_vmap
+    def run_batched(axis_size, in_batched, consts, carry):
+        consts, carry = jax.tree.map(
+            lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))),
+            (consts, carry),
+            tuple(in_batched),
+        )
+        each_step = jax.vmap(step)
+        out = jax.lax.while_loop(
+            lambda c: jax.vmap(searching)(c).any(), lambda c: each_step(consts, c), carry
+        )
+        return out, jax.tree.map(lambda _: True, out)
+
+    return run(consts, carry)
+
+
+def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:
+    """bool (): the piece on `square` has a capture (the move must go on)."""
+    geo = bb.geometry(lay.n)
+    position = sides(board, taken, square, lay)
+    occupied = position.occupied & ~bb.single(square, geo)
+    bit = jnp.asarray(geo.bit)[square]
+    lands, _ = _captures_of(bit, board[square] == OWN_KING, position.jumpable, occupied, geo)
+    return lands.any().any()
 
 
 def _expand(nodes: Nodes, board, lay: Layout) -> tuple[Nodes, jax.Array]:
@@ -387,12 +707,6 @@ def finish(board: jax.Array, taken: jax.Array, square: jax.Array, lay: Layout) -
     last_row = jnp.asarray(lay.row) == 0
     at = jnp.arange(lay.squares) == square
     return jnp.where(at & last_row & (board == OWN_MAN), jnp.int8(OWN_KING), board)
-
-
-def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:
-    """bool (): the piece on `square` has a capture (the move must go on)."""
-    roots = _roots(board, taken, square, lay)
-    return _children(roots, board, lay, False).valid.any()
 
 
 # -- whole moves (perft, notation, the tests) -----------------------------------------------------
