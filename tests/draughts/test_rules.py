@@ -1,5 +1,5 @@
 """Draughts rules: perft against published counts, and random-game positions against a plain
-Python reference (tests/draughts_reference.py)."""
+Python reference (tests/draughts/reference.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from jaxcheckers.draughts import rules
 from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
 from jaxcheckers.draughts.perft import perft, perft_counts
-from tests import draughts_helpers as helpers
-from tests import draughts_reference as reference
+from tests.draughts import helpers, reference
 
 # Perft from the start, whole moves (routes of one move counted once). International: Aart Bik's
 # counts, also in the "Perft" thread of the FMJD forum (laatste.info/bb3/viewtopic.php?f=53&t=2308)

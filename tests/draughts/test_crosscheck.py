@@ -8,7 +8,7 @@ import jax
 import pytest
 
 from jaxcheckers.draughts import fen, rules
-from tests import draughts_helpers as helpers
+from tests.draughts import helpers
 
 
 def _their_moves(variant: str, text: str) -> set[tuple]:

@@ -11,7 +11,7 @@ import numpy as np
 from jaxcheckers.core import step_autoreset
 from jaxcheckers.draughts import rules
 from jaxcheckers.draughts.env import Draughts
-from tests import draughts_reference as reference
+from tests.draughts import reference
 
 FAST_SAMPLE = (8, 100, 1)  # games, hops, seed: the random positions the fast tests share
 

@@ -1,5 +1,5 @@
 """A plain-Python draughts move generator, written to be obviously right rather than fast: the
-reference the JAX rules are checked against (tests/test_draughts_*.py).
+reference the JAX rules are checked against (tests/draughts/).
 
 Squares are FMJD numbers in White's frame. A position is a dict square -> piece ("w", "W", "b",
 "B"), with the side to move. A route is (start, [landing squares], [taken squares], king at the

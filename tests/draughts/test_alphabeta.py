@@ -14,7 +14,7 @@ from jaxcheckers import games
 from jaxcheckers.agents import make_agent
 from jaxcheckers.core import compiled_step
 from jaxcheckers.draughts import alphabeta
-from tests import draughts_helpers as helpers
+from tests.draughts import helpers
 
 ENV = jaxcheckers.make("draughts")
 STEP = compiled_step(ENV)

@@ -1,0 +1,1 @@
+"""International draughts and its 8×8 variants (`jaxcheckers/draughts/`)."""
