@@ -542,6 +542,11 @@ def _lane(x: bb.Bits, d) -> bb.Bits:
     )
 
 
+def _no_lanes() -> bb.Bits:
+    """An empty set of squares in each of the four directions."""
+    return bb.Bits(jnp.zeros(4, jnp.uint32), jnp.zeros(4, jnp.uint32))
+
+
 def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longest:
     """The longest captures, depth first from the first hops landing on `ends` (per direction):
     how many pieces they take and which first hops begin one.
@@ -553,11 +558,7 @@ def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longe
     runs about once a node of the tree of captures (under vmap, the batch's largest tree)."""
     geo = bb.geometry(lay.n)
     frames = (lay.n - 2) ** 2 // 2
-    table = jnp.asarray(geo.ray)
-    lane = jnp.arange(4)
-    up_of = jnp.asarray(UP)
-    opposite = jnp.asarray(OPPOSITE)
-    empty4 = bb.Bits(jnp.zeros(4, jnp.uint32), jnp.zeros(4, jnp.uint32))
+    empty4 = _no_lanes()
     root = Frame(
         at=bb.none_like(position.occupied),
         king=jnp.bool_(False),
@@ -572,7 +573,7 @@ def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longe
     def record(most, firsts, found, direction, at, taken):
         """A first hop (its direction and landing) beginning a capture of `taken` pieces."""
         better, same = found & (taken > most), found & (taken == most)
-        mine = bb.where(lane == direction, bb.Bits(at.lo, at.hi), empty4)
+        mine = bb.where(jnp.arange(4) == direction, bb.Bits(at.lo, at.hi), _no_lanes())
         firsts = bb.where(better, mine, bb.where(same, firsts | mine, firsts))
         return jnp.where(better, taken, most), firsts
 
@@ -581,6 +582,11 @@ def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longe
         return (k > 0) | top.lands.any().any()
 
     def step(position, carry):
+        # Its tables are made here, inside the loop's own trace: `_while_each`'s batching rule
+        # traces `step` again, and a value it closed over from the caller's trace (under an
+        # outer vmap or loop) would be a tracer of another trace there.
+        table, lane = jnp.asarray(geo.ray), jnp.arange(4)
+        up_of, opposite = jnp.asarray(UP), jnp.asarray(OPPOSITE)
         k, top, stack, occupied, most, firsts = carry
         # Back up from a node whose landings are all searched.
         done = ~top.lands.any().any() & (k > 0)

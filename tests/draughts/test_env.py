@@ -125,3 +125,29 @@ def test_step_compiles_once_for_the_batch():
         states = step(states, action)
     assert len(traces) == 1
     assert np.asarray(states.legal_action_mask).any(axis=1).all()
+
+
+def test_step_runs_inside_a_vmapped_loop_as_searches_call_it():
+    """Searches (alpha-beta, mctx) step the env inside loops under vmap; the capture search's
+    own batching rule must not see the caller's values as foreign tracers there."""
+    import jax.numpy as jnp
+
+    env = Draughts()
+    spec = games.spec("draughts")
+    states = jax.tree.map(
+        lambda *x: np.stack(x),
+        spec.from_fen("W:W28,32:B23,K19"),  # a capture, and a king among the pieces
+        spec.from_fen("W:W31,32:B18,19"),
+    )
+    actions = jnp.asarray([int(np.flatnonzero(np.asarray(m))[0]) for m in states.legal_action_mask])
+
+    def twice_in_a_loop(state, action):
+        def body(carry):
+            i, _ = carry
+            return i + 1, env.step(state, action).legal_action_mask
+
+        return jax.lax.while_loop(lambda c: c[0] < 2, body, (0, state.legal_action_mask))[1]
+
+    looped = jax.jit(jax.vmap(twice_in_a_loop))(states, actions)
+    plain = jax.jit(jax.vmap(env.step))(states, actions).legal_action_mask
+    assert np.array_equal(np.asarray(looped), np.asarray(plain))
