@@ -244,10 +244,20 @@ def play(parser, args, out: Path) -> bool:
                 ) from None
             saved = len(games)
     except KeyboardInterrupt:  # the file holds the batches saved whole, nothing after them
+        # A Ctrl-C between a save and `saved = ...` stops it after the file took the batch.
+        saved = max(saved, _games_saved_in(out))
         kept = f"kept in {out} (--resume plays the rest)" if saved else "nothing saved"
         print(f"ballots: stopped after {saved} of {args.games} games, {kept}", file=sys.stderr)
         return True
     return False
+
+
+def _games_saved_in(out: Path) -> int:
+    """games_played of the match file `out` (0 if there is none to read)."""
+    try:
+        return int(json.loads(out.read_text())["games_played"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
 
 
 def _rows(match, ballots) -> list[dict]:

@@ -279,3 +279,25 @@ def test_the_ballots_table_leaves_out_a_damaged_file_in_one_line(tmp_path, monke
     assert status == 1 and err.count("\n") == 1 and f"left out {tmp_path / 'b.json'}" in err
     rows = out.splitlines()[2:]
     assert len(rows) == 1 and rows[0].startswith("| `random` | `random` | 2 |")
+
+
+def test_a_ctrl_c_just_after_a_save_counts_the_games_the_file_took(tmp_path, monkeypatch, capsys):
+    from benchmarks import ballots as script
+
+    save = script._save
+
+    def saved_then_interrupted(args, out, *rest):  # Ctrl-C as the save returns
+        save(args, out, *rest)
+        raise KeyboardInterrupt
+
+    def exit_(code):  # the script ends a stopped match with os._exit, not inside pytest
+        raise SystemExit(code)
+
+    monkeypatch.setattr(script, "_save", saved_then_interrupted)
+    monkeypatch.setattr(script.os, "_exit", exit_)
+    out = tmp_path / "m.json"
+    argv = ["random", "random", "--games", "8", "--batch-size", "2", "--out", str(out)]
+    status, _, err = _run_script(monkeypatch, capsys, *argv)
+    played = json.loads(out.read_text())["games_played"]
+    assert status == 130 and played == 2
+    assert err.strip().splitlines()[-1].startswith("ballots: stopped after 2 of 8 games, kept")
