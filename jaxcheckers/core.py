@@ -27,6 +27,7 @@ __all__ = [
     "divided_by_one",
     "unknown_one",
     "compiled_step",
+    "compiled_method",
     "action_index",
     "replace_fields",
     "pgx_step_count",
@@ -322,13 +323,18 @@ def step_autoreset(
     return AutoResetStep(state=tree_where(is_over, fresh, final), final=final)
 
 
-_COMPILED_STEPS: dict[str, Any] = {}
+_COMPILED: dict[tuple[str, str], Any] = {}
+
+
+def compiled_method(env: Env, name: str):
+    """`jax.jit(getattr(env, name))` for host code that calls it one game at a time, compiled
+    once per set of rules: envs with the same repr (the same game and options) share it."""
+    key = (repr(env), name)
+    if key not in _COMPILED:
+        _COMPILED[key] = jax.jit(getattr(env, name))
+    return _COMPILED[key]
 
 
 def compiled_step(env: Env):
-    """`jax.jit(env.step)` for host code that steps one game at a time, compiled once per set of
-    rules: envs with the same repr (the same game and options) share it."""
-    key = repr(env)
-    if key not in _COMPILED_STEPS:
-        _COMPILED_STEPS[key] = jax.jit(env.step)
-    return _COMPILED_STEPS[key]
+    """`jax.jit(env.step)`, once per set of rules (`compiled_method`)."""
+    return compiled_method(env, "step")

@@ -12,6 +12,7 @@ import re
 import jax
 import numpy as np
 
+from jaxcheckers.core import compiled_method
 from jaxcheckers.draughts import rules
 
 __all__ = ["board_to_fen", "fen_to_board", "state_to_fen", "state_from_fen", "absolute_board"]
@@ -91,18 +92,6 @@ def state_to_fen(state) -> str:
     return board_to_fen(absolute_board(state), int(state.current_player))
 
 
-_COMPILED_STARTS: dict[str, object] = {}
-
-
-def _compiled_start(env):
-    """`jax.jit(env.start)`, compiled once per set of rules (envs with the same repr share it):
-    its legal mask is the capture search, seconds to compile."""
-    key = repr(env)
-    if key not in _COMPILED_STARTS:
-        _COMPILED_STARTS[key] = jax.jit(env.start)
-    return _COMPILED_STARTS[key]
-
-
 def state_from_fen(env, fen: str):
     """A state of `env` from the position `fen`, validated."""
     lay: rules.Layout = env.layout
@@ -111,4 +100,5 @@ def state_from_fen(env, fen: str):
     if (board[lay.row == 0] == 1).any() or (board[last_row] == -1).any():
         raise ValueError("a man stands on its own promotion row: it would be a king")
     relative = board if player == 0 else -board[::-1]
-    return jax.device_get(_compiled_start(env)(relative, np.int32(player)))
+    # compiled once per set of rules: its legal mask is the capture search, seconds to compile
+    return jax.device_get(compiled_method(env, "start")(relative, np.int32(player)))
