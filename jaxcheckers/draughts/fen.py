@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import re
 
-import jax
 import numpy as np
 
-from jaxcheckers.core import compiled_method
 from jaxcheckers.draughts import rules
 
 __all__ = ["board_to_fen", "fen_to_board", "state_to_fen", "state_from_fen", "absolute_board"]
@@ -100,5 +98,4 @@ def state_from_fen(env, fen: str):
     if (board[lay.row == 0] == 1).any() or (board[last_row] == -1).any():
         raise ValueError("a man stands on its own promotion row: it would be a king")
     relative = board if player == 0 else -board[::-1]
-    # compiled once per set of rules: its legal mask is the capture search, seconds to compile
-    return jax.device_get(compiled_method(env, "start")(relative, np.int32(player)))
+    return env.start_on_host(relative, player)

@@ -101,6 +101,9 @@ def routes(env, state, limit: int = ROUTE_STEP_LIMIT) -> list[Route]:
             board = np.asarray(node.board)
             jumped = [int(b) for b in between if board[b] != 0]
             land = int(lay.ray[square, direction, distance - 1])
+            if not jumped:  # a quiet hop is a whole move: nothing to step to know it
+                found.append(Route([*actions, int(action)], [*path, number(node, land)], taken))
+                continue
             stepped += 1
             if stepped > limit:
                 raise RuntimeError(f"more than {limit} hops in this position's moves")
