@@ -29,11 +29,13 @@ train: setup  ## the main job: a few minutes of the GPU recipe where jax sees a 
 demo: setup  ## random games and the env's throughput
 	$(BIN)/jaxcheckers demo
 
+# A test file runs in one worker (--dist loadfile): its tests share what that process traced and
+# compiled, where tests of one file spread over both workers traced everything twice.
 test: setup  ## the test suite CI runs (slow tests excluded)
-	$(BIN)/python -m pytest -q -n 2 --durations=10
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10
 
 test-all: setup  ## everything, slow tests too
-	$(BIN)/python -m pytest -q -n 2 -m ""
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m ""
 
 test-newest:  ## the suite on the newest JAX and its family, with a Python 3.12+ (jax >= 0.11 needs it)
 	$(MAKE) test PYTHON="$$(.ci/newest-python)" VENV=.venv-newest

@@ -244,7 +244,8 @@ def test_the_games_agent_is_its_own_among_the_agent_names():
         make_agent("first:3", env)
     with pytest.raises(ValueError, match=f"^first plays {NAME}, not tictactoe$"):
         make_agent("first", jaxcheckers.make("tictactoe"))
-    with pytest.raises(ValueError, match=f"^alphabeta plays checkers, chess and draughts, not {NAME}$"):
+    refused = f"^alphabeta plays checkers, chess and draughts, not {NAME}$"
+    with pytest.raises(ValueError, match=refused):
         make_agent("alphabeta:2", env)
     with pytest.raises(ValueError, match="known: random, ppo, ppo-sample, mcts, first$"):
         make_agent("greedy", env)

@@ -69,11 +69,12 @@ POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
 ]
 
-# Every position at depths 1 and 2; at depth 2 Kiwipete's 48 moves and position 3's endgame take
-# the longest to search (tens of seconds here), so those two run with the slow tests.
+# Every position at depths 1 and 2; at depth 2 Kiwipete's 48 moves, position 3's endgame and the
+# promotions take the longest to search (seconds to tens of seconds here), so those three run
+# with the slow tests.
 MINIMAX_CASES = [
     pytest.param(fen, depth, marks=pytest.mark.slow)
-    if depth == 2 and fen in POSITIONS[:2]
+    if depth == 2 and fen in POSITIONS[:3]
     else (fen, depth)
     for depth in (1, 2)
     for fen in POSITIONS

@@ -53,7 +53,8 @@ def sample_positions(count: int):
     return [jax.tree.map(lambda x, i=i: x[i], states) for i in order[:count]]
 
 
-@pytest.mark.parametrize("depth, count", [(1, 12), (2, 6)])
+# Depth 2 is the slow sample; the agent's test below checks a depth-2 search's best hops fast.
+@pytest.mark.parametrize("depth, count", [(1, 12), pytest.param(2, 6, marks=pytest.mark.slow)])
 def test_the_best_hops_and_their_values_are_plain_minimaxs(depth, count):
     positions = sample_positions(count)
     assert sum(int(p.jumper) >= 0 for p in positions) >= 3  # captures under way are covered

@@ -46,9 +46,10 @@ OFF = {"repetition_draw": False, "king_moves_draw": False, "endgame_draw": False
         # The third occurrence of the start position comes after two rounds of four moves.
         ("W:WK46:BK1", "repetition_draw", 8),
         # 25 moves of each side with only kings moved (the men on 35 and 16 make it no ending).
-        ("W:WK46,35:BK1,16", "king_moves_draw", 50),
+        # Each rule compiles its own step (seconds): the repetition rule is the fast sample.
+        pytest.param("W:WK46,35:BK1,16", "king_moves_draw", 50, marks=pytest.mark.slow),
         # King against king: 5 moves each.
-        ("W:WK46:BK1", "endgame_draw", 10),
+        pytest.param("W:WK46:BK1", "endgame_draw", 10, marks=pytest.mark.slow),
         # Three kings against one: 16 moves each.
         pytest.param("W:WK46,K47,K48:BK1", "endgame_draw", 32, marks=pytest.mark.slow),
     ],

@@ -114,7 +114,7 @@ def test_a_buffer_that_is_not_a_multiple_of_an_update_is_refused():
     [("draughts", "mlp"), pytest.param("chess", "mlp-tactical", marks=pytest.mark.slow)],
 )
 def test_updates_fill_the_buffer_with_legal_targets_and_learn(game, network):
-    trainer = distill.make_trainer(TINY.replace(game=game, network=network))
+    trainer = distill.make_trainer(TINY.replace(game=game, network=network, opening_plies=0))
     state = jax.jit(trainer.init)(jax.random.key(0))
     state, metrics = trainer.run_updates(state, 3)  # 24 positions into a ring of 16
     assert metrics["update"].tolist() == [1, 2, 3]

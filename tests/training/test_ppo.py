@@ -224,7 +224,10 @@ TWICE = dict(opponent_fraction=0.75, opponents=("random", "snapshot", "random"))
 
 
 # The league case is the resume test's trainer, the groups case the one below: compiled once.
-@pytest.mark.parametrize("changes", [TWICE, LEAGUE], ids=["groups", "league"])
+# The league's seats are the slow sample: a league also meets its opponents in the next test.
+@pytest.mark.parametrize(
+    "changes", [TWICE, pytest.param(LEAGUE, marks=pytest.mark.slow)], ids=["groups", "league"]
+)
 def test_opponent_games_always_hand_the_learner_its_own_seat(changes):
     # Against random or a snapshot, the learner takes seat 0 in even games, seat 1 in odd ones,
     # so after every update the opponent must have replied (or opened) in all of them.
