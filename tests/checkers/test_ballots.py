@@ -207,9 +207,12 @@ def test_the_ballots_script_loses_no_match_to_a_second_run_ctrl_c_or_a_rerun(
 ):
     """Two processes on one file both played and wrote it, a rerun over a complete match wrote
     over it, Ctrl-C was a traceback. Real processes and signals: the first is stopped (SIGSTOP)
-    while the second tries, and again when it gets SIGINT, so nothing depends on timing."""
+    while the second tries, and again when it gets SIGINT, so nothing depends on timing: its
+    match is 10,000 batches long, far more than it can play before the test sees its first save
+    (with 40 batches, a loaded machine let it finish first)."""
     out = tmp_path / "match.json"
-    argv = ["random", "random", "--games", "80", "--batch-size", "2", "--seed", "3"]
+    games = 20_000
+    argv = ["random", "random", "--games", str(games), "--batch-size", "2", "--seed", "3"]
     command = [sys.executable, "-m", "benchmarks.ballots", *argv, "--out", str(out)]
     first = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -234,9 +237,9 @@ def test_the_ballots_script_loses_no_match_to_a_second_run_ctrl_c_or_a_rerun(
     _, err = first.communicate(timeout=120)
     assert first.returncode == 130 and "Traceback" not in err, err
     kept = json.loads(out.read_text())
-    line = f"stopped after {kept['games_played']} of 80 games, kept in {out}"
+    line = f"stopped after {kept['games_played']} of {games} games, kept in {out}"
     assert err.strip().splitlines()[-1] == f"ballots: {line} (--resume plays the rest)"
-    assert 0 < kept["games_played"] < 80 and not kept["complete"]
+    assert 0 < kept["games_played"] < games and not kept["complete"]
 
     # (Resuming is tested above.) Run again over a complete match: refused, the file kept.
     whole = json.dumps({**kept, "complete": True})
