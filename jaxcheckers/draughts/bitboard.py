@@ -71,6 +71,38 @@ def shift(x: Bits, by: int) -> Bits:
     return Bits((x.lo >> by) | (x.hi << (32 - by)), x.hi >> by)
 
 
+def shift_each(x: Bits, by) -> Bits:
+    """Each field of `x` moved by its own amount: `by` is numpy ints (|by| < 64, static),
+    broadcast against the fields. Every field goes through both a left and a right shift, one of
+    them by 0; a word shifted by 32 or more is 0 in XLA, which the carries rely on."""
+    by = np.asarray(by)
+    left, right = np.maximum(by, 0), np.maximum(-by, 0)
+    if left.any():
+        own, carry, far = _amounts(left)
+        x = Bits(x.lo << own, (x.hi << own) | (x.lo >> carry) | (x.lo << far))
+    if right.any():
+        own, carry, far = _amounts(right)
+        x = Bits((x.lo >> own) | (x.hi << carry) | (x.hi >> far), x.hi >> own)
+    return x
+
+
+def _amounts(by: np.ndarray) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """uint32 amounts of a shift by `by` (0 … 63) of two words: the words' own shift, the bits
+    carried into the other word below 32, and those carried 32 or more (32: none)."""
+    own = np.minimum(by, 32)
+    carry = np.where((by > 0) & (by < 32), 32 - by, 32)
+    far = np.where(by >= 32, by - 32, 32)
+    return tuple(jnp.asarray(a.astype(np.uint32)) for a in (own, carry, far))
+
+
+def or_over(x: Bits, axis: int) -> Bits:
+    """The union of the sets along `axis` of the fields."""
+    union = functools.partial(
+        jax.lax.reduce, init_values=np.uint32(0), computation=jax.lax.bitwise_or, dimensions=(axis,)
+    )
+    return Bits(union(x.lo), union(x.hi))
+
+
 def lowest(x: Bits) -> Bits:
     """The lowest bit of `x` alone (empty when `x` is)."""
     lo = x.lo & (~x.lo + 1)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import operator
 from typing import NamedTuple
 
 import jax
@@ -325,60 +324,65 @@ def sides(board: jax.Array, taken: jax.Array, jumper: jax.Array, lay: Layout) ->
 
 
 class HopSets(NamedTuple):
-    """Per direction d and distance j, the squares a hop (d, j) starts from: lists of 4 lists of
-    L sets, [d][j − 1], in the order of the actions."""
+    """Per distance j and direction d, the squares a hop (d, j) starts from: sets of fields
+    (L, 4), [j − 1, d]."""
 
-    captures: list[list[bb.Bits]]  # hops that take a piece
-    quiet: list[list[bb.Bits]]  # hops that take none
+    captures: bb.Bits  # hops that take a piece
+    quiet: bb.Bits  # hops that take none
+
+
+def _steps(lay: Layout) -> np.ndarray:
+    """int (4,): the shift of one step along each direction."""
+    return np.asarray(bb.geometry(lay.n).steps)
+
+
+def _distances(lay: Layout) -> np.ndarray:
+    """int (L, 1): the distances 1 … L, against the directions."""
+    return np.arange(1, lay.reach + 1)[:, None]
 
 
 def hop_sets(position: Sides, lay: Layout) -> HopSets:
-    """Every hop of the movers, all pieces at once: along each direction, the squares j away
+    """Every hop of the movers, all pieces and the four directions at once: the squares j away
     that are empty, and the first piece on the way if it can be taken, are shifts of the sets.
     (Ignores the majority rule and whether the capture goes on.)"""
     geo = bb.geometry(lay.n)
+    steps = _steps(lay)
+    four = np.zeros(4, np.uint32)  # fields (4,): one set a direction
     empty = bb.const(geo.valid) & ~position.occupied
-    everything = bb.const(2**64 - 1)
+    land = hit = bb.Bits(four, four)
+    clear = bb.Bits(~four, ~four)  # the squares 1 … j − 1 along each direction are empty
+    both = position.kings | position.men
+    forward = np.isin(np.arange(4), FORWARD)
+    walkers_first = bb.where(forward, both, position.kings)
     captures, quiet = [], []
-    for d, step in enumerate(geo.steps):
-        land = hit = bb.none_like(empty)
-        clear = everything  # the squares 1 … j − 1 along d are empty
-        caps, frees = [], []
-        for j in range(1, lay.reach + 1):
-            empty_j = bb.shift(empty, -j * step)
-            land = (land | hit) & empty_j  # a capture can land j away
-            hit = clear & bb.shift(position.jumpable, -j * step)  # the first piece, j away
-            clear = clear & empty_j
-            movers = position.kings | position.men if j == 2 else position.kings
-            caps.append(land & movers)
-            walkers = position.kings | position.men if j == 1 and d in FORWARD else position.kings
-            frees.append(clear & walkers)
-        captures.append(caps)
-        quiet.append(frees)
-    return HopSets(captures, quiet)
+    for j in range(1, lay.reach + 1):
+        empty_j = bb.shift_each(empty, -j * steps)
+        land = (land | hit) & empty_j  # a capture can land j away
+        hit = clear & bb.shift_each(position.jumpable, -j * steps)  # the first piece, j away
+        clear = clear & empty_j
+        captures.append(land & (both if j == 2 else position.kings))
+        quiet.append(clear & (walkers_first if j == 1 else position.kings))
+    return HopSets(_stack(captures), _stack(quiet))
 
 
-def landings(starts: list[bb.Bits], d: int, geo: bb.Geometry) -> bb.Bits:
-    """The squares the hops along d from `starts[j − 1]` (distance j) land on."""
-    out = bb.none_like(starts[0])
-    for j, start in enumerate(starts, 1):
-        out = out | bb.shift(start, j * geo.steps[d])
-    return out
+def _stack(sets: list[bb.Bits]) -> bb.Bits:
+    return bb.Bits(jnp.stack([x.lo for x in sets]), jnp.stack([x.hi for x in sets]))
 
 
-def _hops_to(sets: list[list[bb.Bits]], ends: list[bb.Bits], geo: bb.Geometry):
-    """The hops of `sets` that land in ends[d] (a hop's landing names its start: the piece
-    found beyond the piece taken, looking back)."""
-    return [
-        [start & bb.shift(ends[d], -j * geo.steps[d]) for j, start in enumerate(starts, 1)]
-        for d, starts in enumerate(sets)
-    ]
+def landings(starts: bb.Bits, lay: Layout) -> bb.Bits:
+    """Per direction (fields (4,)), the squares the hops of `starts` ((L, 4)) land on."""
+    return bb.or_over(bb.shift_each(starts, _distances(lay) * _steps(lay)), axis=0)
 
 
-def _stacked(sets: list[list[bb.Bits]]) -> bb.Bits:
-    """The sets [d][j − 1] as one set of (4·L,) fields, in the order of the actions."""
-    flat = [x for starts in sets for x in starts]
-    return bb.Bits(jnp.stack([x.lo for x in flat]), jnp.stack([x.hi for x in flat]))
+def _hops_to(starts: bb.Bits, ends: bb.Bits, lay: Layout) -> bb.Bits:
+    """The hops of `starts` ((L, 4)) that land in `ends` ((4,)): a hop's landing names its start
+    (the piece found beyond the piece taken, looking back)."""
+    return starts & bb.shift_each(ends, -_distances(lay) * _steps(lay))
+
+
+def _in_action_order(sets: bb.Bits) -> bb.Bits:
+    """The sets [j − 1, d] as one set of (4·L,) fields, [d·L + j − 1]: the actions' order."""
+    return bb.Bits(sets.lo.T.reshape(-1), sets.hi.T.reshape(-1))
 
 
 class Legal(NamedTuple):
@@ -395,23 +399,23 @@ def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     # fuses what they are made of into each of the loops that read them (the mask's: A entries).
     position = computed_once(sides(board, taken, jumper, lay), jumper)
     sets = computed_once(hop_sets(position, lay), jumper)
-    ends = [landings(starts, d, geo) for d, starts in enumerate(sets.captures)]
+    ends = landings(sets.captures, lay)
     if lay.majority:
         ends = _longest_ends(position, sets.captures, ends, lay)
     else:
         ends = _russian_ends(position, sets.captures, ends, lay)
     ends = computed_once(ends, jumper)
-    captures = functools.reduce(operator.or_, ends).any()
-    quiet = _stacked(sets.quiet)
+    captures = ends.any().any()
+    quiet = _in_action_order(sets.quiet)
     quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
-    chosen = bb.where(captures, _stacked(_hops_to(sets.captures, ends, geo)), quiet)
+    chosen = bb.where(captures, _in_action_order(_hops_to(sets.captures, ends, lay)), quiet)
     words = computed_once(bb.mask_words(chosen, geo), jumper)
     return Legal(unpack_mask(words, lay.num_actions), captures)
 
 
-def _going_on(position: Sides, captures, ends, lay: Layout):
-    """Per direction, (the landings of kings, the landings from which the capture goes on),
-    for the first hops landing on ends[d].
+def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):
+    """Per direction (fields (4,)), the landings of kings and the landings from which the
+    capture goes on, for the first hops landing on `ends`.
 
     Whether a capture goes on from landing l (reached along d) is a test of the squares all at
     once: the piece just taken, behind l, blocks the way back, and no other line through l holds
@@ -420,49 +424,47 @@ def _going_on(position: Sides, captures, ends, lay: Layout):
     geo = bb.geometry(lay.n)
     anywhere = bb.const(geo.valid)
     reach = hop_sets(position._replace(kings=anywhere, men=anywhere), lay).captures
-    as_king = [functools.reduce(operator.or_, reach[d]) for d in range(4)]
-    as_man = [reach[d][1] for d in range(4)]
+    as_king, as_man = bb.or_over(reach, axis=0), bb.Bits(reach.lo[1], reach.hi[1])
+    # [d, e]: a line along e leaves the landing of a hop along d, but the way back
+    other = np.arange(4)[None, :] != np.asarray(OPPOSITE)[:, None]
+    nothing = np.zeros((4, 4), np.uint32)
+    by_king, by_man = (
+        bb.or_over(
+            bb.where(other, bb.Bits(x.lo[None, :], x.hi[None, :]), bb.Bits(nothing, nothing)),
+            axis=1,
+        )
+        for x in (as_king, as_man)
+    )
     crowning = bb.const(geo.first_row if lay.crown_mid_capture else 0)
-    out = []
-    for d in range(4):
-        others = [e for e in range(4) if e != OPPOSITE[d]]
-        by_king = functools.reduce(operator.or_, [as_king[e] for e in others])
-        by_man = functools.reduce(operator.or_, [as_man[e] for e in others])
-        kings = landings([position.kings & start for start in captures[d]], d, geo)
-        men = ends[d] & ~kings
-        out.append((kings, (kings | (men & crowning)) & by_king | (men & ~crowning & by_man)))
-    return out
+    kings = landings(captures & position.kings, lay)
+    men = ends & ~kings
+    return kings, (kings | (men & crowning)) & by_king | (men & ~crowning & by_man)
 
 
-def _russian_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+def _russian_ends(position: Sides, captures, ends, lay: Layout) -> bb.Bits:
     """Per direction, the landings a Russian capture may choose: a king landing behind a piece
     where it stops is dropped when another landing behind the same piece goes on."""
-    geo = bb.geometry(lay.n)
-    out = []
-    for d, (kings, goes_on) in enumerate(_going_on(position, captures, ends, lay)):
-        # Spread along the line within the king's landings: the landings behind one piece.
-        spread = goes_on & kings
-        for _ in range(lay.reach - 2):
-            spread = spread | (
-                (bb.shift(spread, geo.steps[d]) | bb.shift(spread, -geo.steps[d])) & kings
-            )
-        out.append((ends[d] & ~kings) | (kings & ~spread) | (kings & goes_on))
-    return out
+    kings, goes_on = _going_on(position, captures, ends, lay)
+    steps = _steps(lay)
+    # Spread along the line within the king's landings: the landings behind one piece.
+    spread = goes_on & kings
+    for _ in range(lay.reach - 2):
+        spread = spread | ((bb.shift_each(spread, steps) | bb.shift_each(spread, -steps)) & kings)
+    return (ends & ~kings) | (kings & ~spread) | (kings & goes_on)
 
 
-def _longest_ends(position: Sides, captures, ends, lay: Layout) -> list[bb.Bits]:
+def _longest_ends(position: Sides, captures, ends, lay: Layout) -> bb.Bits:
     """Per direction, the landings of the first hops of the longest captures: all of them when
     no capture goes on after its first hop, else those the search finds among the ones that go
     on (the others take one piece, fewer)."""
-    going = [goes_on for _, goes_on in _going_on(position, captures, ends, lay)]
+    _, going = _going_on(position, captures, ends, lay)
     deeper = longest_captures(position, going, lay).firsts
-    further = functools.reduce(operator.or_, going).any()
-    return [bb.where(further, x, e) for x, e in zip(deeper, ends, strict=True)]
+    return bb.where(going.any().any(), deeper, ends)
 
 
 class Longest(NamedTuple):
     taken: jax.Array  # int32 (): pieces the longest capture takes (0: no capture)
-    firsts: list[bb.Bits]  # per direction, the landings of the first hops of the longest
+    firsts: bb.Bits  # fields (4,): per direction, the landings of the first hops of the longest
 
 
 class Frame(NamedTuple):
@@ -547,8 +549,8 @@ def _no_lanes() -> bb.Bits:
     return bb.Bits(jnp.zeros(4, jnp.uint32), jnp.zeros(4, jnp.uint32))
 
 
-def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longest:
-    """The longest captures, depth first from the first hops landing on `ends` (per direction):
+def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
+    """The longest captures, depth first from the first hops landing on `ends` (fields (4,)):
     how many pieces they take and which first hops begin one.
 
     One frame a node on the way down (a stack), the capturing piece's square, the pieces it may
@@ -563,7 +565,7 @@ def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longe
         at=bb.none_like(position.occupied),
         king=jnp.bool_(False),
         jumpable=position.jumpable,
-        lands=bb.Bits(jnp.stack([e.lo for e in ends]), jnp.stack([e.hi for e in ends])),
+        lands=ends,
         takes=empty4,
         best=jnp.int32(0),
         direction=jnp.int32(0),
@@ -625,7 +627,7 @@ def longest_captures(position: Sides, ends: list[bb.Bits], lay: Layout) -> Longe
 
     carry = (jnp.int32(0), root, stack, position.occupied, jnp.int32(0), empty4)
     _, _, _, _, most, firsts = _while_each(searching, step, position, carry)
-    return Longest(most, [_lane(firsts, d) for d in range(4)])
+    return Longest(most, firsts)
 
 
 def _while_each(searching, step, consts, carry):
