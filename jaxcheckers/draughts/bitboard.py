@@ -72,9 +72,10 @@ def shift(x: Bits, by: int) -> Bits:
 
 
 def shift_each(x: Bits, by) -> Bits:
-    """Each field of `x` moved by its own amount: `by` is numpy ints (|by| < 64, static),
-    broadcast against the fields. Every field goes through both a left and a right shift, one of
-    them by 0; a word shifted by 32 or more is 0 in XLA, which the carries rely on."""
+    """Each field of `x` moved by its own amount (`shift` moves them all by one): `by` is numpy
+    ints (|by| < 64, static), broadcast against the fields. Amounts of both signs put every
+    field through a left and a right shift, one of them by 0; a word shifted by 32 or more is 0
+    in XLA, which the carries rely on."""
     by = np.asarray(by)
     left, right = np.maximum(by, 0), np.maximum(-by, 0)
     if left.any():
