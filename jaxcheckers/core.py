@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import concurrent.futures
+import functools
 from typing import Any, NamedTuple, Protocol
 
 import jax
@@ -28,6 +29,7 @@ __all__ = [
     "unknown_one",
     "compiled_step",
     "compiled_method",
+    "per_rules",
     "action_index",
     "replace_fields",
     "pgx_step_count",
@@ -179,6 +181,13 @@ class Env(abc.ABC):
         """
         self.check_state(state)
         action = action_index(action, self.num_actions)
+        # Jitted once per set of rules: a trace that steps the env (a rollout, a search, a match)
+        # reuses the rules' traced program instead of tracing them again, and so does vmap.
+        return compiled_method(self, "_rules_step")(state, action)
+
+    def _rules_step(self, state: State, action: jax.Array) -> State:
+        """`step` of a checked state and an int32 `action_index`; games that add to the step
+        override this (calling it through super()), not `step`."""
         in_range = (action >= 0) & (action < self.num_actions)
         safe_action = computed_once(jnp.clip(action, 0, self.num_actions - 1), state.step_count)
         is_legal = computed_once(in_range & self._is_legal(state, safe_action), state.step_count)
@@ -323,16 +332,45 @@ def step_autoreset(
     return AutoResetStep(state=tree_where(is_over, fresh, final), final=final)
 
 
-_COMPILED: dict[tuple[str, str], Any] = {}
+class _Rules:
+    """An env as a cache key: equal to any env of the same game and options (the same repr)."""
+
+    __slots__ = ("env", "key")
+
+    def __init__(self, env: Env):
+        self.env = env
+        self.key = (type(env), repr(env))
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Rules) and self.key == other.key
 
 
+def per_rules(maxsize: int = 32):
+    """Caches `function(env, *args)` per set of rules: envs of the same game and options share
+    what it built (a compiled function), where a cache on the env object would build it again
+    for every new env. The other arguments must be hashable."""
+
+    def decorate(function):
+        cached = functools.lru_cache(maxsize)(lambda rules, *args: function(rules.env, *args))
+
+        @functools.wraps(function)
+        def by_rules(env, *args):
+            return cached(_Rules(env), *args)
+
+        by_rules.cache_clear = cached.cache_clear
+        return by_rules
+
+    return decorate
+
+
+@per_rules(maxsize=128)
 def compiled_method(env: Env, name: str):
     """`jax.jit(getattr(env, name))` for host code that calls it one game at a time, compiled
-    once per set of rules: envs with the same repr (the same game and options) share it."""
-    key = (repr(env), name)
-    if key not in _COMPILED:
-        _COMPILED[key] = jax.jit(getattr(env, name))
-    return _COMPILED[key]
+    once per set of rules (`per_rules`)."""
+    return jax.jit(getattr(env, name))
 
 
 def compiled_step(env: Env):

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import jax
 import numpy as np
 
-from jaxcheckers.core import Env
+from jaxcheckers.core import Env, compiled_method, per_rules
 from jaxcheckers.records import Dialect, plain_dialect
 
 __all__ = [
@@ -278,10 +278,10 @@ def make(name: str, **options) -> Env:
     return spec(name).make(**options)
 
 
-@functools.cache
+@per_rules()
 def opening(env: Env):
-    """The opening State of `env` (host arrays), computed once per env."""
-    return jax.device_get(jax.jit(env.reset)(jax.random.key(0)))
+    """The opening State of `env` (host arrays), computed once per set of rules."""
+    return jax.device_get(compiled_method(env, "reset")(jax.random.key(0)))
 
 
 def shared_env(name: str, **options) -> Env:

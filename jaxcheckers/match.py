@@ -17,7 +17,6 @@ step limit is a draw; scores, intervals and Elo are `jaxcheckers.ratings`'.
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import NamedTuple
 
@@ -28,6 +27,7 @@ import numpy as np
 from jaxcheckers import records
 from jaxcheckers.agents import act_where
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.core import per_rules
 from jaxcheckers.games import OpeningDeck
 from jaxcheckers.games import spec as game_spec
 from jaxcheckers.ratings import Summary, summarize
@@ -261,7 +261,7 @@ def match_batches(
         )
 
 
-@functools.lru_cache(maxsize=16)
+@per_rules(maxsize=16)
 def _compiled_games(env, agent_a, agent_b, opening_plies: int, record: bool, scripted: bool):
     def play(key, a_plays_first, reset_keys, opening_actions):
         return play_games(

@@ -28,7 +28,6 @@ move-level ply for states the env says cannot be mid-capture after a step (an en
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 import time
 from typing import Any, NamedTuple
@@ -38,6 +37,7 @@ import jax.numpy as jnp
 
 from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int
 from jaxcheckers.bits import nth_set_bit, pack_mask
+from jaxcheckers.core import per_rules
 from jaxcheckers.games import spec
 from jaxcheckers.memory import state_bytes, too_large
 
@@ -177,7 +177,7 @@ class _Kernels(NamedTuple):
     merge: Any  # (dest, fill, src) -> (dest, overflow): src's live slots appended after `fill`
 
 
-@functools.lru_cache(maxsize=8)
+@per_rules(maxsize=8)
 def _kernels(env, chunk_size: int, move_level: bool) -> _Kernels:
     slots = jnp.arange(chunk_size)
     captures_pending = getattr(env, "captures_pending", None)

@@ -68,7 +68,7 @@ from jaxcheckers.adapters.common import (
     checked_seed,
     reset_options,
 )
-from jaxcheckers.core import State, compiled_step
+from jaxcheckers.core import State, compiled_method, compiled_step
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import DEFAULT, GameSpec, observable_env, spec
 
@@ -104,11 +104,6 @@ class ActionsInRange(BaseWrapper):
         if not (self.terminations[agent] or self.truncations[agent]):
             action = checked_action(action, self.action_space(agent).n)
         super().step(action)
-
-
-@functools.cache
-def _compiled_observe(env):
-    return jax.jit(env.observe)
 
 
 @functools.cache
@@ -163,7 +158,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         self.adapter = spec(self._game)
         self.jax_env = observable_env(self.adapter.name, **self._options)
         self._step_fn = compiled_step(self.jax_env)
-        self._observe_fn = _compiled_observe(self.jax_env)
+        self._observe_fn = compiled_method(self.jax_env, "observe")
 
     def _observation_space(self) -> spaces.Dict:
         planes = self.jax_env.observation_shape

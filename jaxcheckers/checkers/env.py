@@ -15,6 +15,7 @@ from jaxcheckers.checkers import drawing, rules
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    compiled_method,
     computed_once,
     outside_traces,
     pgx_step_count,
@@ -167,7 +168,7 @@ class Checkers(Env):
     def _opening_state(self) -> CheckersState:
         """The opening position, built at the first reset (making an env stays cheap)."""
         opening = np.asarray(rules.opening_board(self.board_size))
-        return outside_traces(jax.jit(self.start), opening, np.int32(0), np.int32(-1))
+        return outside_traces(compiled_method(self, "start"), opening, np.int32(0), np.int32(-1))
 
     def __repr__(self) -> str:
         return (
@@ -241,9 +242,7 @@ class Checkers(Env):
         board = jnp.where(state.current_player == player, state.board, rules.flip(state.board))
         return rules.observation(board)
 
-    def step(
-        self, state: CheckersState, action: jax.Array, key: jax.Array | None = None
-    ) -> CheckersState:
+    def _rules_step(self, state: CheckersState, action: jax.Array) -> CheckersState:
         """`Env.step`, then the position it leads to written into the repetition history.
 
         The history is written here, once, after the generic step has chosen between playing,
@@ -253,7 +252,7 @@ class Checkers(Env):
         position is harmless, and so is a mid-capture position taking the slot of the turn's
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
-        state = super().step(state, action)  # which checks the state first
+        state = super()._rules_step(state, action)
         # A finished game's bits are cleared here, so that the mask reads them alone: a fresh game
         # that a wrapper marks finished (pgx's auto_reset does) still offers its moves.
         over = state.terminated | state.truncated
@@ -438,8 +437,6 @@ class Checkers(Env):
             jumper=jnp.int32(-1),
         )
         return tree_where(passes, passed, state), jnp.where(passes, _any(legal), has_move)
-
-
 
 
 # Jitted, as `rules.board_of` is, for one dispatch when a host reads a property of one state.

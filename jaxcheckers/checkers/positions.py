@@ -8,10 +8,8 @@ man/king (player 0), 'w'/'W' a white man/king (player 1); spaces are ignored.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -22,6 +20,7 @@ from jaxcheckers.checkers.frames import (  # noqa: F401 - absolute_board* also i
     absolute_board_jax,
     to_mover_frame,
 )
+from jaxcheckers.core import compiled_method
 
 PIECE_CHARS = {".": 0, "b": 1, "B": 2, "w": -1, "W": -2}
 CHAR_OF_PIECE = {value: char for char, value in PIECE_CHARS.items()}
@@ -123,12 +122,9 @@ def from_board(
         raise ValueError(f"a {n}×{n} board does not fit this env's board_size={env.board_size}")
     player = int(player)
     square = -1 if jumper is None else _mover_square(int(jumper[0]) * n + int(jumper[1]), player, n)
-    return _compiled_start(env)(to_mover_frame(board, player), np.int32(player), np.int32(square))
-
-
-@functools.lru_cache(maxsize=16)
-def _compiled_start(env: Checkers):
-    return jax.jit(env.start)
+    return compiled_method(env, "start")(
+        to_mover_frame(board, player), np.int32(player), np.int32(square)
+    )
 
 
 def _is_drawing(board) -> bool:

@@ -26,6 +26,7 @@ from jaxcheckers.chess.rules import Position
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    compiled_method,
     outside_traces,
     pgx_step_count,
     replace_fields,
@@ -143,7 +144,7 @@ class Chess(Env):
     @functools.cached_property
     def _opening_state(self) -> ChessState:
         """The opening position, built at the first reset (making an env stays cheap)."""
-        return outside_traces(lambda: _jitted_start(self)(*parse_fen(START)))
+        return outside_traces(lambda: compiled_method(self, "start")(*parse_fen(START)))
 
     def __repr__(self) -> str:
         return (
@@ -206,9 +207,9 @@ class Chess(Env):
         h = self.history_length
         return (2, h // 2) if h > 1 else (1, 1)
 
-    def step(self, state: ChessState, action: jax.Array, key: jax.Array | None = None):
+    def _rules_step(self, state: ChessState, action: jax.Array) -> ChessState:
         """`Env.step`, then the legal moves of a finished game cleared (see `legal_action_mask`)."""
-        return _cleared_when_over(super().step(state, action))
+        return _cleared_when_over(super()._rules_step(state, action))
 
     def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
@@ -353,17 +354,12 @@ def state_from_fen(fen: str, **env_options) -> ChessState:
     ValueError, with the reason, for a malformed or impossible position."""
     position, player, halfmove, fullmove = parse_fen(fen)
     env = _env_of(tuple(sorted(env_options.items())))
-    return _jitted_start(env)(position, player, halfmove, fullmove)
+    return compiled_method(env, "start")(position, player, halfmove, fullmove)
 
 
 @functools.lru_cache(maxsize=16)
 def _env_of(options: tuple) -> Chess:
     return Chess(**dict(options))
-
-
-@functools.lru_cache(maxsize=32)
-def _jitted_start(env: Chess):
-    return jax.jit(env.start)
 
 
 @bb.wide

@@ -11,7 +11,6 @@ mate. The check marks come from stepping every legal move at once in the env its
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import NamedTuple
 
@@ -20,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.chess.fen import absolute_board, action_to_uci, uci_to_action
+from jaxcheckers.core import per_rules
 
 __all__ = ["LegalMove", "legal_moves", "san", "read_move", "move_name"]
 
@@ -34,7 +34,7 @@ class LegalMove(NamedTuple):
     san: str  # e.g. "e8=Q+"
 
 
-@functools.lru_cache(maxsize=8)
+@per_rules(maxsize=8)
 def _children_marks(env):
     """jit (state, actions int32 (CHUNK,)) -> (check, mate) bool (CHUNK,) after each move."""
 

@@ -321,9 +321,9 @@ FOUR_DEVICES = textwrap.dedent(
 
 
 def test_training_runs_sharded_over_four_forced_cpu_devices():
-    env = dict(
-        os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu"
-    )
+    # Added to the suite's compile flags (tests/conftest.py), which replacing them would drop.
+    flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count=4"
+    env = dict(os.environ, XLA_FLAGS=flags.strip(), JAX_PLATFORMS="cpu")
     result = subprocess.run(
         [sys.executable, "-c", FOUR_DEVICES],
         cwd=REPO,
