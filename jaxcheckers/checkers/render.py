@@ -32,7 +32,7 @@ def square_position(number: int, n: int) -> tuple[int, int]:
 
 def action_squares(state, action: int) -> tuple[tuple[int, int], tuple[int, int], bool]:
     """Absolute (from, to) squares of `action` in `state`, and whether it is a capture."""
-    n = int(round(len(state.board) ** 0.5))
+    n = state.board_size
     board = np.asarray(state.board)
     square, direction = divmod(int(action), n * n)[::-1]
     row, col = divmod(square, n)
@@ -48,7 +48,7 @@ def action_squares(state, action: int) -> tuple[tuple[int, int], tuple[int, int]
 
 def describe_action(state, action: int) -> str:
     """`11-15` or `15x22` for one legal action of `state`."""
-    n = int(round(len(state.board) ** 0.5))
+    n = state.board_size
     start, end, capture = action_squares(state, action)
     sep = "x" if capture else "-"
     return f"{square_number(*start, n)}{sep}{square_number(*end, n)}"

@@ -18,11 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jaxcheckers
+from benchmarks.game_ends import final_states
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import pdn
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.core import compiled_step
-from jaxcheckers.match import match_games, play_match, replay_start
+from jaxcheckers.match import match_games, play_match
 
 ENV = jaxcheckers.make("checkers")
 SECONDS = 10  # a generous bound: the reader is linear, these texts take milliseconds
@@ -101,14 +102,8 @@ def test_games_cut_mid_capture_are_written_and_replayed():
     env = jaxcheckers.make("checkers", max_steps=41)
     match = play_match(env, random_agent, random_agent, 200, jax.random.key(0), record=True)
     games = match_games(match, "random", "random", env)
-    step = compiled_step(env)
-    finals = []
-    for g in range(200):
-        state = replay_start(env, match, g)
-        for action in match.actions[g, : match.length[g]]:
-            state = step(state, action)
-        finals.append(state)
-    cut_mid_capture = [g for g, final in enumerate(finals) if int(final.jumper) >= 0]
+    finals = jax.device_get(final_states(env, match))  # each game replayed from its start
+    cut_mid_capture = np.flatnonzero(finals.jumper >= 0).tolist()
     assert cut_mid_capture, "the sample has no game cut mid-capture"
     parsed = pdn.parse_pdn(pdn.format_games(games))
     assert len(parsed) == len(games)
@@ -116,9 +111,9 @@ def test_games_cut_mid_capture_are_written_and_replayed():
         replayed = pdn.replay(env, parsed[g])
         assert replayed.actions == match.actions[g, : match.length[g]].tolist(), g
         last = replayed.states[-1]
-        assert (np.asarray(last.board) == np.asarray(finals[g].board)).all(), g
-        assert int(last.jumper) == int(finals[g].jumper), g
-        assert bool(last.truncated) == bool(finals[g].truncated), g
+        assert (np.asarray(last.board) == np.asarray(finals.board)[g]).all(), g
+        assert int(last.jumper) == int(finals.jumper[g]), g
+        assert bool(last.truncated) == bool(finals.truncated[g]), g
 
 
 def test_only_the_last_move_may_stop_mid_capture():
