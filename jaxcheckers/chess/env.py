@@ -87,7 +87,7 @@ class ChessState(NamedTuple):
         """bool (…, 4672): PettingZoo's action layout; all False once the game is over
         (`Chess.step` clears the bits of a finished game, so the mask reads them alone and a
         fresh game that a wrapper marks finished, as pgx's auto_reset does, offers its moves)."""
-        return bits.unpack_mask(self.legal_action_bits, tables.NUM_ACTIONS)
+        return _legal_action_mask(self.legal_action_bits)
 
 
 class StackedChessState(ChessState):
@@ -414,6 +414,13 @@ def _aux_words(state: ChessState) -> jax.Array:
         full(jnp.ones_like(castling[..., 0])),
     ]
     return jnp.stack(planes, axis=-2)
+
+
+@jax.jit
+def _legal_action_mask(legal_action_bits: jax.Array) -> jax.Array:
+    """The packed legal moves unpacked: one compiled call where host code reads a state's
+    mask, not an eager operation for each of its steps."""
+    return bits.unpack_mask(legal_action_bits, tables.NUM_ACTIONS)
 
 
 @functools.partial(jax.jit, static_argnums=1)
