@@ -149,6 +149,7 @@ class Env(abc.ABC):
     max_steps: int | None  # None: never truncate
     version: str = "v0"  # changes when a game's rules or State change (pgx's `version`)
     state_type: type | None = None  # the game's State class: `step` refuses any other
+    jit_rules: bool = True  # `step` calls the rules through a jit cached per set of rules
 
     @property
     def id(self) -> str:
@@ -183,7 +184,8 @@ class Env(abc.ABC):
         action = action_index(action, self.num_actions)
         # Jitted once per set of rules: a trace that steps the env (a rollout, a search, a match)
         # reuses the rules' traced program instead of tracing them again, and so does vmap.
-        return compiled_method(self, "_rules_step")(state, action)
+        rules = compiled_method(self, "_rules_step") if self.jit_rules else self._rules_step
+        return rules(state, action)
 
     def _rules_step(self, state: State, action: jax.Array) -> State:
         """`step` of a checked state and an int32 `action_index`; games that add to the step
@@ -369,8 +371,9 @@ def per_rules(maxsize: int = 32):
 @per_rules(maxsize=128)
 def compiled_method(env: Env, name: str):
     """`jax.jit(getattr(env, name))` for host code that calls it one game at a time, compiled
-    once per set of rules (`per_rules`)."""
-    return jax.jit(getattr(env, name))
+    once per set of rules (`per_rules`). Inside another trace its cached program is inlined into
+    that trace, as if traced there (the same program as an unjitted call, on every JAX)."""
+    return jax.jit(getattr(env, name), inline=True)
 
 
 def compiled_step(env: Env):

@@ -32,6 +32,11 @@ from jaxcheckers.core import (
     replace_fields,
 )
 
+
+def _jax_version() -> tuple[int, int]:
+    return tuple(int(part) for part in jax.__version__.split(".")[:2])
+
+
 DEFAULT_MAX_STEPS = 1000  # plies; far above real games (the longest on record: 538 plies)
 HISTORY_WITH_FIFTY = 100  # the 50-move rule ends a game before 100 reversible plies pass
 HISTORY_WITHOUT_FIFTY = 128  # without it, repetitions are looked for in the last 128 plies
@@ -106,6 +111,10 @@ class Chess(Env):
         history: observe PettingZoo's (8, 8, 111) stack of the last 8 positions instead of the
             (8, 8, 20) planes of `chess_utils.get_observation` (default False).
     """
+
+    # The rules switch 64-bit types on inside (`bitboard.wide`): jax 0.7.2 fails to lower them
+    # jitted inside another program ('stablehlo.multiply' of i64 and i32); 0.10.2 and 0.12 can.
+    jit_rules = _jax_version() >= (0, 10)
 
     num_actions = tables.NUM_ACTIONS
 

@@ -193,14 +193,16 @@ def absolute_board(state) -> dict[int, str]:
     player = int(state.current_player)
     flip = 56 if player else 0
     own = bb.to_int(position.own)
+    pieces = np.asarray(position.pieces)
     board = {}
     for kind in range(6):
-        mask = bb.to_int(np.asarray(position.pieces)[kind])
-        for s in range(64):
-            if mask >> s & 1:
-                white = bool(own >> s & 1) == (player == 0)
-                letter = tables.PIECES[kind]
-                board[s ^ flip] = letter.upper() if white else letter
+        mask = bb.to_int(pieces[kind])
+        while mask:  # its set squares, lowest first
+            s = (mask & -mask).bit_length() - 1
+            mask &= mask - 1
+            white = bool(own >> s & 1) == (player == 0)
+            letter = tables.PIECES[kind]
+            board[s ^ flip] = letter.upper() if white else letter
     return board
 
 
