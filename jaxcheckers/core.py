@@ -362,7 +362,6 @@ def per_rules(maxsize: int = 32):
         def by_rules(env, *args):
             return cached(_Rules(env), *args)
 
-        by_rules.cache_clear = cached.cache_clear
         return by_rules
 
     return decorate
