@@ -371,7 +371,7 @@ def per_rules(maxsize: int = 32):
 def compiled_method(env: Env, name: str):
     """`jax.jit(getattr(env, name))` for host code that calls it one game at a time, compiled
     once per set of rules (`per_rules`). Inside another trace its cached program is inlined into
-    that trace, as if traced there (the same program as an unjitted call, on every JAX)."""
+    that trace, as if traced there: the same program as an unjitted call."""
     return jax.jit(getattr(env, name), inline=True)
 
 
