@@ -59,6 +59,7 @@ and info are in `info["final_obs"]` and `info["final_info"]`). Infos, `reset(see
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -75,7 +76,7 @@ from jaxcheckers.adapters.common import (
 )
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import checked_positive_int
-from jaxcheckers.core import Env, State, tree_where
+from jaxcheckers.core import Env, State, per_rules, tree_where
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import GameSpec, observable_env, spec
 
@@ -249,36 +250,26 @@ class LearnerGame:
         return LearnerState(self.env.reset(jax.random.key(0)), jnp.int32(0), jax.random.key(0))
 
 
-_LEARNER_GAMES: dict[tuple[str, Any], LearnerGame] = {}
-_COMPILED: dict[tuple[str, Any, str], Callable] = {}
+@per_rules(maxsize=32)
+def _learner_game(env: Env, opponent: str | Callable) -> LearnerGame:
+    """The LearnerGame of one setting, per set of rules, so that its jitted functions are shared."""
+    act = make_agent(opponent, env) if isinstance(opponent, str) else opponent
+    if not callable(act):
+        raise ValueError(
+            f"opponent must be an agent spec or an act(state, key) function, got {opponent!r}"
+        )
+    return LearnerGame(env, act, env.observe)
 
 
-def _learner_game(env: Env, opponent: str | Callable, game: GameSpec) -> LearnerGame:
-    """The LearnerGame of one setting (cached, so its jitted functions are shared)."""
-    cache_key = (repr(env), opponent)
-    if cache_key not in _LEARNER_GAMES:
-        act = make_agent(opponent, env) if isinstance(opponent, str) else opponent
-        if not callable(act):
-            raise ValueError(
-                f"opponent must be an agent spec or an act(state, key) function, got {opponent!r}"
-            )
-        _LEARNER_GAMES[cache_key] = LearnerGame(env, act, env.observe)
-    return _LEARNER_GAMES[cache_key]
-
-
+@functools.lru_cache(maxsize=96)
 def _compiled(game: LearnerGame, kind: str) -> Callable:
     """`advance` jitted ("single"), `start_from` jitted ("start"), or `autoreset_step` vmapped
     and jitted ("batched")."""
-    cache_key = (repr(game.env), game.opponent, kind)
-    if cache_key not in _COMPILED:
-        if kind == "single":
-            _COMPILED[cache_key] = jax.jit(game.advance)
-        elif kind == "start":
-            _COMPILED[cache_key] = jax.jit(game.start_from)
-        else:
-            batched = jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None, 0))
-            _COMPILED[cache_key] = jax.jit(batched)
-    return _COMPILED[cache_key]
+    if kind == "single":
+        return jax.jit(game.advance)
+    if kind == "start":
+        return jax.jit(game.start_from)
+    return jax.jit(jax.vmap(game.autoreset_step, in_axes=(0, 0, 0, None, 0)))
 
 
 def _seat_option(learner_seat: int | str) -> int:
@@ -348,7 +339,7 @@ class LearnerEnv(PickledAsSettings, gymnasium.Env):
         """The game's spec, env and compiled step, from the settings (again after unpickling)."""
         self.adapter = spec(self._game)
         self.jax_env = observable_env(self._game, **self._options)
-        self.learner_game = _learner_game(self.jax_env, self._opponent, self.adapter)
+        self.learner_game = _learner_game(self.jax_env, self._opponent)
         self._advance = _compiled(self.learner_game, "single")
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -485,7 +476,7 @@ class LearnerVectorEnv(PickledAsSettings, VectorEnv):
         """The game's spec, env and compiled step, from the settings (again after unpickling)."""
         self.adapter = spec(self._game)
         self.jax_env = observable_env(self._game, **self._options)
-        self.learner_game = _learner_game(self.jax_env, self._opponent, self.adapter)
+        self.learner_game = _learner_game(self.jax_env, self._opponent)
         self._autoreset_step = _compiled(self.learner_game, "batched")
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):

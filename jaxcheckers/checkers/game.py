@@ -35,7 +35,7 @@ import numpy as np
 
 from jaxcheckers.checkers import Checkers, CheckersState, fen, positions, render, rules
 from jaxcheckers.checkers.env import RULE_SETS, checkers_with_rule_set
-from jaxcheckers.core import compiled_step
+from jaxcheckers.core import compiled_step, per_rules
 from jaxcheckers.games import opening
 
 __all__ = ["Game", "Move", "RULE_SETS", "play_game"]
@@ -289,22 +289,16 @@ def _listed(moves: Sequence[Move]) -> str:
 
 # -- a whole game between two agents ---------------------------------------------------------
 
-_AGENTS: dict[tuple[Any, str], Callable] = {}
 
-
-def _compiled_agent(agent: str | Callable, env: Checkers) -> Callable:
+@per_rules(maxsize=32)
+def _compiled_agent(env: Checkers, agent: str | Callable) -> Callable:
     """A jitted `act(state, key)` for `agent` (a spec such as "random", or an act function)."""
-    cache_key = (agent, repr(env))
-    if cache_key not in _AGENTS:
-        from jaxcheckers.agents import make_agent  # the agents load when a game is played
+    from jaxcheckers.agents import make_agent  # the agents load when a game is played
 
-        act = make_agent(agent, env) if isinstance(agent, str) else agent
-        if not callable(act):
-            raise ValueError(
-                f"an agent is a spec string or an act(state, key) function, got {agent!r}"
-            )
-        _AGENTS[cache_key] = jax.jit(act)
-    return _AGENTS[cache_key]
+    act = make_agent(agent, env) if isinstance(agent, str) else agent
+    if not callable(act):
+        raise ValueError(f"an agent is a spec string or an act(state, key) function, got {agent!r}")
+    return jax.jit(act)
 
 
 def play_game(
@@ -331,7 +325,7 @@ def play_game(
     else:
         raise ValueError(f"start must be a Game, a FEN string or None, got {type(start).__name__}")
     key = jax.random.key(0) if key is None else key
-    acts = [_compiled_agent(agent, game.env) for agent in agents]
+    acts = [_compiled_agent(game.env, agent) for agent in agents]
     while not game.is_over:
         key, subkey = jax.random.split(key)
         action = int(acts[game.current_player](game.state, subkey))
