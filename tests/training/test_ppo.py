@@ -104,16 +104,16 @@ def test_gae_handles_a_batch_dimension_like_separate_streams():
 # -- the masked policy ----------------------------------------------------------------------------
 
 
-def test_sampling_never_picks_an_illegal_action_in_a_million_draws():
+def test_sampling_never_picks_an_illegal_action_in_100_000_draws():
     key_logits, key_mask, key_sample = jax.random.split(jax.random.PRNGKey(0), 3)
     num_actions, rows = 32, 1000
     # Large logits favour the illegal actions: masking must still win.
     logits = 50.0 * jax.random.normal(key_logits, (rows, num_actions))
     mask = jax.random.bernoulli(key_mask, 0.1, (rows, num_actions))
     mask = mask.at[:, 0].set(~mask[:, 1:].any(axis=1) | mask[:, 0])  # at least one legal action
-    keys = jax.random.split(key_sample, 1000)
-    draws = jax.jit(jax.vmap(lambda k: sample_action(k, logits, mask)))(keys)  # [1000, rows]
-    assert draws.size == 10**6
+    keys = jax.random.split(key_sample, 100)
+    draws = jax.jit(jax.vmap(lambda k: sample_action(k, logits, mask)))(keys)  # [100, rows]
+    assert draws.size == 10**5
     assert bool(jnp.take_along_axis(mask, draws.T, axis=1).all())
 
 
