@@ -197,11 +197,11 @@ def absolute_board(state) -> dict[int, str]:
     board = {}
     for kind in range(6):
         mask = bb.to_int(pieces[kind])
+        letter = tables.PIECES[kind]
         while mask:  # its set squares, lowest first
             s = (mask & -mask).bit_length() - 1
             mask &= mask - 1
             white = bool(own >> s & 1) == (player == 0)
-            letter = tables.PIECES[kind]
             board[s ^ flip] = letter.upper() if white else letter
     return board
 
