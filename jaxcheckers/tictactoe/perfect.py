@@ -22,7 +22,7 @@ from jaxcheckers.agents import no_argument
 from jaxcheckers.agents.random import random_legal_action
 from jaxcheckers.tictactoe import TicTacToe, winning_lines
 
-__all__ = ["perfect_agent", "action_scores", "board_number"]
+__all__ = ["perfect_agent", "perfect_values", "action_scores", "board_number"]
 
 SIZE = 3
 NUM_SQUARES = SIZE * SIZE
@@ -78,24 +78,47 @@ def from_spec(argument: str, env):
     return perfect_agent(env)
 
 
-def perfect_agent(env: TicTacToe):
-    """An agent `act(state, key) -> action` that plays 3×3 tic-tac-toe perfectly.
-
-    Works for any k on the 3×3 board; raises ValueError for any other game or board size.
-    Ties between equally good actions are broken uniformly at random with `key`.
-    """
+def _check(env) -> None:
     if not isinstance(env, TicTacToe):
         raise ValueError(f"the perfect player plays tic-tac-toe only, not {env!r}")
     if env.size != SIZE:
         raise ValueError(
             f"the perfect player solves the 3×3 board only (size=3), got size={env.size}"
         )
-    table = jnp.asarray(action_scores(env.k))
+
+
+def perfect_agent(env: TicTacToe):
+    """An agent `act(state, key) -> action` that plays 3×3 tic-tac-toe perfectly.
+
+    Works for any k on the 3×3 board; raises ValueError for any other game or board size.
+    Ties between equally good actions are broken uniformly at random with `key`.
+    """
+    _check(env)
+    values = perfect_values(env)
 
     def act(state, key: jax.Array) -> jax.Array:
-        scores = table[board_number(state.observation)]
-        scores = jnp.where(state.legal_action_mask, scores, ILLEGAL)
+        scores = values(state)
         best = state.legal_action_mask & (scores == scores.max())
         return random_legal_action(key, best)
 
     return act
+
+
+def perfect_values(env: TicTacToe):
+    """`values(state) -> int32 (9,)`: every action's exact score for the mover (see the module),
+    ILLEGAL (below every legal score) for an occupied square or once the game is over. The
+    teacher of `train --algo distill --game tictactoe --teacher perfect`."""
+    _check(env)
+    table = jnp.asarray(action_scores(env.k))
+
+    def values(state) -> jax.Array:
+        scores = table[board_number(state.observation)].astype(jnp.int32)
+        return jnp.where(state.legal_action_mask, scores, ILLEGAL)
+
+    return values
+
+
+def values_from_spec(argument: str, env):
+    """`perfect` as a teacher (`agents.make_move_values`)."""
+    no_argument("perfect", argument)
+    return perfect_values(env)

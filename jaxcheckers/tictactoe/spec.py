@@ -35,9 +35,17 @@ def perfect(argument: str, env: TicTacToe):
     return perfect.from_spec(argument, env)
 
 
+def perfect_values(argument: str, env: TicTacToe):
+    from jaxcheckers.tictactoe import perfect
+
+    return perfect.values_from_spec(argument, env)
+
+
 AGENTS = {
     "perfect": GameAgent(
-        perfect, "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)"
+        perfect,
+        "perfect 3×3 tic-tac-toe (solved game tree, random among the best moves)",
+        move_values=perfect_values,
     ),
 }
 

@@ -47,7 +47,8 @@ def test_the_same_name_builds_each_games_own_agent():
 
 def test_only_an_agent_that_scores_moves_gives_move_values():
     assert callable(make_move_values("alphabeta:1", jaxcheckers.make("chess")))
-    for spec, game in [("alphabeta:1", "checkers"), ("random", "chess"), ("perfect", "tictactoe")]:
+    assert callable(make_move_values("perfect", jaxcheckers.make("tictactoe")))
+    for spec, game in [("alphabeta:1", "checkers"), ("random", "chess"), ("random", "tictactoe")]:
         with pytest.raises(ValueError, match=f"scores no moves of {game}"):
             make_move_values(spec, jaxcheckers.make(game))
 

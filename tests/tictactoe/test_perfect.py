@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from jaxcheckers.agents import make_move_values
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers import Checkers
 from jaxcheckers.tictactoe import TicTacToe, winning_lines
@@ -136,3 +137,18 @@ def test_refuses_other_boards_and_games():
         perfect_agent(TicTacToe(size=4))
     with pytest.raises(ValueError, match="tic-tac-toe only"):
         perfect_agent(Checkers())
+
+
+def test_as_a_teacher_it_scores_the_legal_moves_from_its_table_and_the_others_below_them():
+    env = TicTacToe()
+    values = make_move_values("perfect", env)
+    state = env.step(env.reset(jax.random.key(0)), 4)  # X in the centre: O to move
+    scores = np.asarray(values(state))
+    np.testing.assert_array_equal(scores, action_scores(3)[number_of(["...", ".T.", "..."])])
+    finished = state
+    for action in (0, 1, 8, 7):  # O 0, X 1, O 8, X 7: X holds the middle column
+        finished = env.step(finished, action)
+    assert bool(finished.terminated)
+    assert (np.asarray(values(finished)) == ILLEGAL).all()
+    with pytest.raises(ValueError, match="takes no argument"):
+        make_move_values("perfect:2", env)

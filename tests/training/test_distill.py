@@ -107,14 +107,19 @@ def test_a_buffer_that_is_not_a_multiple_of_an_update_is_refused():
         distill.make_trainer(TINY.replace(teacher="random"))
 
 
-# The trainer is game-neutral: draughts' alpha-beta teaches the fast sample (it compiles in
-# half chess's time), chess's with its tactical network the slow one.
+# The trainer is game-neutral: tic-tac-toe's perfect player teaches the fast sample (it compiles
+# in a second), draughts' and chess's alpha-beta the slow ones.
 @pytest.mark.parametrize(
-    "game, network",
-    [("draughts", "mlp"), pytest.param("chess", "mlp-tactical", marks=pytest.mark.slow)],
+    "game, teacher, network",
+    [
+        ("tictactoe", "perfect", "mlp"),
+        pytest.param("draughts", "alphabeta:1", "mlp", marks=pytest.mark.slow),
+        pytest.param("chess", "alphabeta:1", "mlp-tactical", marks=pytest.mark.slow),
+    ],
 )
-def test_updates_fill_the_buffer_with_legal_targets_and_learn(game, network):
-    trainer = distill.make_trainer(TINY.replace(game=game, network=network, opening_plies=0))
+def test_updates_fill_the_buffer_with_legal_targets_and_learn(game, teacher, network):
+    config = TINY.replace(game=game, teacher=teacher, network=network, opening_plies=0)
+    trainer = distill.make_trainer(config)
     state = jax.jit(trainer.init)(jax.random.key(0))
     state, metrics = trainer.run_updates(state, 3)  # 24 positions into a ring of 16
     assert metrics["update"].tolist() == [1, 2, 3]
@@ -125,8 +130,12 @@ def test_updates_fill_the_buffer_with_legal_targets_and_learn(game, network):
     best = np.asarray(unpack_mask(buffer.best, trainer.env.num_actions))
     assert (best <= legal).all() and best.any(axis=1).all()  # every position has a best move
     assert (np.abs(buffer.value) <= 1).all()
-    # The observations stored are the positions' (the mover's own pieces present in each).
-    assert buffer.observation.reshape(16, -1).any(axis=1).all()
+    # The observations stored are the positions': tic-tac-toe's legal moves are the empty
+    # squares of the board stored with them; in the other games the mover has pieces in each.
+    if game == "tictactoe":
+        assert (legal == ~buffer.observation.reshape(16, 9, 2).any(axis=-1)).all()
+    else:
+        assert buffer.observation.reshape(16, -1).any(axis=1).all()
     # The student's parameters moved.
     fresh = jax.jit(trainer.init)(jax.random.key(0)).params
     moved = jax.tree.map(lambda a, b: float(jnp.abs(a - b).max()), fresh, state.params)
