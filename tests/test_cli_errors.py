@@ -270,7 +270,9 @@ def test_the_command_keeps_compiled_programs_in_the_users_cache(tmp_path, monkey
     dropped = ("JAX_COMPILATION_CACHE_DIR", "XLA_FLAGS")
     environment = {k: v for k, v in os.environ.items() if k not in dropped}
     environment[cli.CACHE_VARIABLE] = str(tmp_path / "cache")
-    command = [sys.executable, "-m", "jaxcheckers.cli", "demo", "--batch", "1", "--steps", "1"]
+    # Tic-tac-toe's perft: the quickest command with a compile worth a file (demo took 9 s).
+    command = [sys.executable, "-m", "jaxcheckers.cli", "perft", "--game", "tictactoe"]
+    command += ["--depth", "1"]
     done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert any((tmp_path / "cache").iterdir())  # compiled programs kept for the next run
