@@ -3,14 +3,14 @@
     train = make_train(DistillConfig(game="chess", teacher="alphabeta:2", total_steps=200_000))
     train_state, metrics = jax.jit(train)(jax.random.key(0))
 
-A teacher is a search agent that scores every legal move of a position
-(`agents.make_move_values`; chess's `alphabeta:DEPTH`). Each update plays `rollout_length` moves
-of `num_envs` games at once and labels every position they pass through with the teacher's
-scores: the policy target is uniform over the moves of the best score (a search is indifferent
-between them, so the student should be too), the value target `tanh(best score / value_scale)`
-(a mate scores ±1). The positions go into a replay buffer of the last `buffer_size` (labelling
-is the cost; each label is drawn `gradient_steps * batch_size / steps_per_update` times on
-average), and `gradient_steps` minibatches drawn from it train the network by cross-entropy and
+A teacher is a search agent that scores every legal move of a position (`agents.make_move_values`:
+chess's and draughts' `alphabeta:DEPTH`, tic-tac-toe's `perfect`). Each update plays
+`rollout_length` moves of `num_envs` games at once and labels every position they pass through with
+the teacher's scores: the policy target is uniform over the moves of the best score (a search is
+indifferent between them, so the student should be too), the value target `tanh(best score /
+value_scale)` (a mate scores ±1). The positions go into a replay buffer of the last `buffer_size`
+(labelling is the cost; each label is drawn `gradient_steps * batch_size / steps_per_update` times
+on average), and `gradient_steps` minibatches drawn from it train the network by cross-entropy and
 squared error (`loss_terms`).
 
 `init_params` starts the student from a trained network (another run's, say with a different
