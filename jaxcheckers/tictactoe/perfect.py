@@ -78,22 +78,12 @@ def from_spec(argument: str, env):
     return perfect_agent(env)
 
 
-def _check(env) -> None:
-    if not isinstance(env, TicTacToe):
-        raise ValueError(f"the perfect player plays tic-tac-toe only, not {env!r}")
-    if env.size != SIZE:
-        raise ValueError(
-            f"the perfect player solves the 3×3 board only (size=3), got size={env.size}"
-        )
-
-
 def perfect_agent(env: TicTacToe):
     """An agent `act(state, key) -> action` that plays 3×3 tic-tac-toe perfectly.
 
     Works for any k on the 3×3 board; raises ValueError for any other game or board size.
     Ties between equally good actions are broken uniformly at random with `key`.
     """
-    _check(env)
     values = perfect_values(env)
 
     def act(state, key: jax.Array) -> jax.Array:
@@ -108,7 +98,12 @@ def perfect_values(env: TicTacToe):
     """`values(state) -> int32 (9,)`: every action's exact score for the mover (see the module),
     ILLEGAL (below every legal score) for an occupied square or once the game is over. The
     teacher of `train --algo distill --game tictactoe --teacher perfect`."""
-    _check(env)
+    if not isinstance(env, TicTacToe):
+        raise ValueError(f"the perfect player plays tic-tac-toe only, not {env!r}")
+    if env.size != SIZE:
+        raise ValueError(
+            f"the perfect player solves the 3×3 board only (size=3), got size={env.size}"
+        )
     table = jnp.asarray(action_scores(env.k))
 
     def values(state) -> jax.Array:
