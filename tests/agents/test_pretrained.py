@@ -48,11 +48,11 @@ def test_ppo_pretrained_beats_random():
 
 
 def test_mcts_pretrained_searches_with_the_shipped_alphazero_network(monkeypatch):
-    searched_with = {}
+    searched_with = []
     made = search.search_agent
 
     def recorded(env, evaluate, params, **options):
-        searched_with[len(searched_with)] = params
+        searched_with.append(params)
         return made(env, evaluate, params, **options)
 
     monkeypatch.setattr(search, "search_agent", recorded)
@@ -60,7 +60,7 @@ def test_mcts_pretrained_searches_with_the_shipped_alphazero_network(monkeypatch
     make_agent(f"mcts:{pretrained.SEARCH_NAME}:4", ENV)
     alphazero, _, _ = pretrained.load(pretrained.SEARCH_NAME, game="checkers")
     assert len(searched_with) == 2
-    for params in searched_with.values():  # both names search with the AlphaZero network
+    for params in searched_with:  # both names search with the AlphaZero network
         assert jax.tree.all(jax.tree.map(np.array_equal, params, alphazero))
     state = ENV.reset(jax.random.key(0))
     keys = jax.random.split(jax.random.key(1), 8)
