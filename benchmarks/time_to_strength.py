@@ -295,7 +295,8 @@ def plot(paths, out: Path) -> Path:
     axis.set_ylim(0, 1)
     axis.set_xlim(left=0)
     axis.grid(alpha=0.3)
-    axis.legend(fontsize=7, handlelength=3)
+    # Below the axes: inside, it hides some curve whatever the corner.
+    axis.legend(fontsize=7, handlelength=3, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12))
     axis.set_title("Time to strength")
     figure.tight_layout()
     figure.savefig(out, dpi=120)
