@@ -10,10 +10,9 @@ The suite compiles far more than it runs (some 3,000 programs, most run for a fe
 optimisation passes on the CPU cost more than the faster code they make saves, and XLA's older loop
 emitters (up to jaxlib 0.10) compile a fusion faster than its newer MLIR fusion emitters do. Each
 program's machine code is made in one piece, not split into parts compiled on threads: the two
-workers already keep both cores busy, and splitting costs more than it saves (a quarter of a
-compile's CPU on jaxlib 0.10; no difference on 0.12). The flags change how a program is compiled,
-never what it computes; a user's own XLA_FLAGS are kept, and the benchmarks, which time programs,
-never see them.
+workers already keep both cores busy, and splitting costs more than it saves (measured in
+docs/experiments.md). The flags change how a program is compiled, never what it computes; a user's
+own XLA_FLAGS are kept, and the benchmarks, which time programs, never see them.
 """
 
 from __future__ import annotations
