@@ -49,7 +49,12 @@ def flax_network(settings: dict, path):
     return network, flax_serialization.from_bytes(template, path.read_bytes())
 
 
-SHIPPED = [(name, game) for name in sorted(pretrained.NAMES) for game in pretrained.games(name)]
+# Chess's 16 MB network is the slow sample; the command line plays it fast (test_pretrained).
+SHIPPED = [
+    pytest.param(name, game, marks=pytest.mark.slow) if game == "chess" else (name, game)
+    for name in sorted(pretrained.NAMES)
+    for game in pretrained.games(name)
+]
 
 
 @pytest.mark.parametrize("name, game", SHIPPED)

@@ -39,7 +39,11 @@ def _board(fen: str, variant: str = "international"):
 FAST_DEPTH = {"international": 4, "russian": 4, "brazilian": 4}  # deeper: the slow tests
 
 
-@pytest.mark.parametrize("variant", rules.VARIANTS)
+# Russian's fast samples are its reference perft below and py-draughts (test_crosscheck.py).
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(v, marks=pytest.mark.slow) if v == "russian" else v for v in rules.VARIANTS],
+)
 def test_perft_from_the_start(variant):
     depth = FAST_DEPTH[variant]
     start = rules.opening_board(rules.layout(variant))[None]

@@ -268,7 +268,11 @@ def test_a_league_meets_the_opponent_it_scores_worst_against_most():
     assert float(metrics["share/perfect"][-1]) > 0.6, scores
 
 
-@pytest.mark.parametrize("changes", [{}, LEAGUE], ids=["self-play", "league"])
+# The league's resume is the slow sample (its own trainer to compile); a league's fast test is
+# the one above.
+@pytest.mark.parametrize(
+    "changes", [{}, pytest.param(LEAGUE, marks=pytest.mark.slow)], ids=["self-play", "league"]
+)
 def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path, changes):
     trainer = _trainer(**changes)
     start = _initial_state(**changes)
