@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from jaxcheckers.checkers.notation import (
 )
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.checkers.render import legal_moves
+from jaxcheckers.cli import main
 from jaxcheckers.play import Seat, interpret, play_in_terminal
 
 ENV = jaxcheckers.make("checkers")
@@ -40,14 +42,13 @@ def scripted(lines):
     return read
 
 
-def test_piped_game_to_the_end_with_bad_input_answered_politely():
+def test_piped_game_to_the_end_with_bad_input_answered_politely(capsys, monkeypatch):
     typed = "hello\n9-13\n?\n9x18\nundo\n2,1 4,3 6,5\n"
-    command = [sys.executable, "-m", "jaxcheckers.cli", "play", "--black", "human"]
-    command += ["--white", "human", "--fen", "B:W14,23:B9", "--ascii"]
-    done = subprocess.run(command, input=typed, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stdout + done.stderr
-    out = done.stdout
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))  # not a terminal: read as a pipe
+    argv = ["play", "--black", "human", "--white", "human", "--fen", "B:W14,23:B9", "--ascii"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
     assert "could not read 'hello'" in out
     assert "9-13 is not legal here; ? lists the legal moves" in out
     assert "legal moves: 9x18x27" in out
@@ -179,10 +180,6 @@ def test_chess_between_two_people_in_san_and_uci_with_bad_input_answered():
 
 
 def test_chess_from_the_command_line_agent_mates_and_the_game_is_saved(tmp_path, monkeypatch):
-    import io
-
-    from jaxcheckers.cli import main
-
     pgn = tmp_path / "game.pgn"
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     argv = ["play", "--game", "chess", "--white", "alphabeta:1", "--black", "random"]
@@ -194,8 +191,6 @@ def test_chess_from_the_command_line_agent_mates_and_the_game_is_saved(tmp_path,
 
 
 def test_chess_refuses_what_it_cannot_do_in_one_line(capsys):
-    from jaxcheckers.cli import main
-
     assert main(["play", "--game", "chess", "--board-size", "6"]) == 2
     assert main(["play", "--game", "chess", "--white", "alphabeta:9"]) == 2
     assert main(["play", "--game", "chess", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]) == 2
@@ -218,19 +213,18 @@ def test_chess_refuses_what_it_cannot_do_in_one_line(capsys):
         (["--fen", "B:W21-32"], "white (alphabeta:3) wins", "1-0"),
     ],
 )
-def test_a_position_that_starts_decided_is_scored_as_decided(argv, status, result, tmp_path):
+def test_a_position_that_starts_decided_is_scored_as_decided(
+    argv, status, result, tmp_path, capsys, monkeypatch
+):
     record = tmp_path / "game.txt"
-    command = [sys.executable, "-m", "jaxcheckers.cli", "play", *argv, "--pdn", str(record)]
-    done = subprocess.run(command, input="", capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    last_status, saved = done.stdout.rstrip().splitlines()[-2:]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", *argv, "--pdn", str(record)]) == 0
+    last_status, saved = capsys.readouterr().out.rstrip().splitlines()[-2:]
     assert last_status.endswith(f"game over: {status}") and saved.startswith("game saved")
     assert f'[Result "{result}"]' in record.read_text()
 
 
 def test_a_record_is_never_overwritten_and_an_empty_name_is_refused(tmp_path, capsys):
-    from jaxcheckers.cli import main
-
     earlier = tmp_path / "earlier.pdn"
     earlier.write_text('[Event "kept"]\n')
     assert main(["play", "--black", "random", "--white", "random", "--pdn", str(earlier)]) == 2
@@ -245,8 +239,6 @@ def test_a_record_is_never_overwritten_and_an_empty_name_is_refused(tmp_path, ca
 
 
 def test_arena_games_that_cannot_be_saved_go_to_the_screen(capsys):
-    from jaxcheckers.cli import main
-
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full here")
     assert main(["arena", "random", "random", "--games", "2", "--pdn", "/dev/full"]) == 1
