@@ -136,6 +136,7 @@ def test_defaults_are_the_original_code_s():
     assert (config.alpha, config.gamma, config.epsilon, config.halve_every) == (0.01, 0.1, 0.5, 0)
 
 
+@pytest.mark.slow  # its own compile of the agent; the greedy choice below is the fast sample
 def test_every_legal_move_of_a_crowded_position_can_be_chosen():
     state = from_board(ENV, TRAP, player=0)
     legal = set(np.flatnonzero(state.legal_action_mask).tolist())
