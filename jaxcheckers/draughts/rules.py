@@ -632,9 +632,9 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
 
 def _while_each(searching, step, consts, carry):
     """`lax.while_loop` of `step(consts, carry)` while `searching(carry)`, for `step`s that leave
-    a finished carry as it is. Under vmap it runs until the batch's last search ends, like
-    `lax.while_loop`, but without selecting, each time round, between every element's old and
-    new carry (the stack of a search is large; the select cost more than the step)."""
+    a finished carry as it is. Under vmap it runs without selecting, each time round, between
+    every element's old and new carry (the stack of a search is large; the select cost more than
+    the step), and a large batch searches only its elements that search, a chunk at a time."""
 
     @jax.custom_batching.custom_vmap
     def run(consts, carry):
@@ -647,13 +647,50 @@ def _while_each(searching, step, consts, carry):
             (consts, carry),
             tuple(in_batched),
         )
-        each_step = jax.vmap(step)
-        out = jax.lax.while_loop(
-            lambda c: jax.vmap(searching)(c).any(), lambda c: each_step(consts, c), carry
-        )
+        width = _compacted_width(axis_size)
+        if width == axis_size:
+            out = _run_all(searching, step, consts, carry)
+        else:
+            out = _run_compacted(searching, step, consts, carry, width)
         return out, jax.tree.map(lambda _: True, out)
 
     return run(consts, carry)
+
+
+def _compacted_width(batch: int) -> int:
+    """Elements searched at once under vmap: a sixteenth of a batch of 256 or more (about one
+    position in ten searches its captures in random play; docs/performance.md has the choice)."""
+    return batch if batch < 256 else batch // 16
+
+
+def _run_all(searching, step, consts, carry):
+    """Every element's search in one loop, which runs until the batch's last search ends."""
+    each_step = jax.vmap(step)
+    return jax.lax.while_loop(
+        lambda c: jax.vmap(searching)(c).any(), lambda c: each_step(consts, c), carry
+    )
+
+
+def _run_compacted(searching, step, consts, carry, width: int):
+    """The elements that search, gathered `width` at a time, searched and put back. Each loop
+    round then costs `width` elements, not the batch: most positions need no search, and a
+    loop under vmap runs for the whole batch until its largest search ends. A finished carry
+    is left as it is by `step`, so a chunk may hold finished elements (the last chunk's start
+    is clamped to the batch) and put them back unchanged."""
+    searches = jax.vmap(searching)(carry)
+    order = jnp.argsort(~searches, stable=True)  # the searching elements first
+    count = searches.sum()
+
+    def chunk(state):
+        start, carry = state
+        lanes = jax.lax.dynamic_slice(order, (start,), (width,))
+        part = jax.tree.map(lambda x: x[lanes], (consts, carry))
+        out = _run_all(searching, step, *part)
+        carry = jax.tree.map(lambda whole, x: whole.at[lanes].set(x), carry, out)
+        return start + width, carry
+
+    _, carry = jax.lax.while_loop(lambda s: s[0] < count, chunk, (jnp.int32(0), carry))
+    return carry
 
 
 def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:

@@ -3,6 +3,8 @@ Python reference (tests/draughts/reference.py)."""
 
 from __future__ import annotations
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -141,3 +143,44 @@ def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
         assert helpers.env_hops(state.legal_action_mask, player, lay) == expected
         state = step(state, np.int32(np.flatnonzero(state.legal_action_mask)[0]))
     assert int(state.current_player) == 0 and int(state.jumper) >= 0
+
+
+# Under vmap, batches of 256 and more search their captures a chunk of positions at a time, the
+# positions that search gathered first (`rules._run_compacted`).
+@pytest.mark.parametrize("idle_every", [0, 7], ids=["all-search", "some-idle"])
+def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(idle_every):
+    """A toy search (count k down to 0, adding k·c): every element's result is its own. With
+    all 300 searching, the last chunk's start is clamped back over finished elements."""
+
+    def searching(carry):
+        return carry[0] > 0
+
+    def step(c, carry):
+        k, total = carry
+        go = k > 0
+        return jnp.where(go, k - 1, k), jnp.where(go, total + k * c, total)
+
+    ks = np.random.default_rng(0).integers(1, 9, 300).astype(np.int32)
+    if idle_every:
+        ks[::idle_every] = 0
+    cs = np.arange(300, dtype=np.int32) % 5
+
+    def search(c, k):
+        return rules._while_each(searching, step, c, (k, jnp.int32(0)))
+
+    k, total = jax.jit(jax.vmap(search))(cs, ks)
+    assert rules._compacted_width(300) < 300 and not np.asarray(k).any()
+    assert np.array_equal(np.asarray(total), cs * ks * (ks + 1) // 2)
+    assert np.array_equal(np.asarray(jax.jit(search)(cs[1], ks[1])[1]), total[1])
+
+
+def test_a_large_batch_gets_the_masks_each_position_got_in_a_small_one():
+    """The env computed the random positions' masks in batches of 8 (searched all at once)."""
+    states = helpers.random_states("international", *helpers.FAST_SAMPLE)
+    count = min(len(states.board), 512)
+    assert count >= 256 and rules._compacted_width(count) < count
+    lay = rules.layout("international")
+    masks = jax.jit(jax.vmap(lambda b, t, j: rules.legal_hops(b, t, j, lay).mask))(
+        states.board[:count], states.taken[:count], states.jumper[:count]
+    )
+    assert np.array_equal(np.asarray(masks), states.legal_action_mask[:count])
