@@ -1,5 +1,5 @@
 """Throughput on the default device (a GPU where there is one): jaxcheckers' chess next to pgx's
-chess in one process, and jaxcheckers' checkers, at large batch sizes.
+chess in one process, and jaxcheckers' checkers and international draughts, at large batch sizes.
 
     python -m benchmarks.device_speed [--chess-batch-sizes 1024 4096 16384] [--runs 3]
 
@@ -22,19 +22,21 @@ from benchmarks import common
 OURS_CHESS = "jaxcheckers chess"
 PGX_CHESS = "pgx chess"
 OURS_CHECKERS = "jaxcheckers checkers"
+OURS_DRAUGHTS = "jaxcheckers draughts"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chess-batch-sizes", type=int, nargs="+", default=[1024, 4096, 16384])
     parser.add_argument("--checkers-batch-sizes", type=int, nargs="+", default=[4096, 65536])
+    parser.add_argument("--draughts-batch-sizes", type=int, nargs="+", default=[4096, 65536])
     parser.add_argument("--seconds", type=float, default=1.5, help="per run of each rollout")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--systems",
         nargs="+",
-        choices=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS),
-        default=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS),
+        choices=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
+        default=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
         help="which to time (the chess ratio needs both chess systems)",
     )
     parser.add_argument("--out", default=str(common.RESULTS_DIR / "device_speed.json"))
@@ -49,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         OURS_CHECKERS: lambda: (
             common.jaxcheckers_game("checkers", label=OURS_CHECKERS),
             args.checkers_batch_sizes,
+        ),
+        OURS_DRAUGHTS: lambda: (
+            common.jaxcheckers_game("draughts", label=OURS_DRAUGHTS),
+            args.draughts_batch_sizes,
         ),
     }
     systems = [makers[name]() for name in makers if name in args.systems]

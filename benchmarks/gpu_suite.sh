@@ -11,7 +11,8 @@
 #        TTS_GAMES games each (default 128) (benchmarks.time_to_strength);
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
-#   env  env throughput at GPU batch sizes, ours and pgx's chess (benchmarks.device_speed)
+#   env  env throughput at GPU batch sizes: ours and pgx's chess, our checkers and draughts
+#        (benchmarks.device_speed)
 #   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
 #        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
@@ -65,13 +66,13 @@ PY=${PYTHON:-python3}
 LOG=$OUT/suite.log
 STATUS=$OUT/suite.status  # one line a stage; suite.json at the end
 
-# Time boxes, seconds: tts 240 + ab 170 + env 50, with the 20 s grace of the one stage that
+# Time boxes, seconds: tts 240 + ab 155 + env 65, with the 20 s grace of the one stage that
 # catches SIGTERM (time_to_strength saves its run, then exits; `timeout` kills 20 s later) and
 # a minute for the install and the tarball: 540 s. tests/benchmarks/test_gpu_suite.py checks the
 # sum.
 TTS_BOX=${TTS_BOX:-240}
-AB_BOX=${AB_BOX:-170}
-ENV_BOX=${ENV_BOX:-50}
+AB_BOX=${AB_BOX:-155}
+ENV_BOX=${ENV_BOX:-65}
 TTS_PRESET=${TTS_PRESET:-gpu-fast}
 TTS_MINUTES=${TTS_MINUTES:-2}
 
@@ -110,7 +111,8 @@ if [ "$SMOKE" = 1 ]; then
     [ -n "$RESUME" ] && TTS_ARGS=(--minutes 0.5 --marks 1e6 --against random --eval-games 8 --chunk 2)
     AB_ARGS=(--variants quick quick@bfloat16 --num-envs 16 --rollout-length 8 --runs 1
              --pieces learn update)
-    ENV_ARGS=(--systems "jaxcheckers checkers" --checkers-batch-sizes 8 --seconds 0.05 --runs 1)
+    ENV_ARGS=(--systems "jaxcheckers checkers" "jaxcheckers draughts" --checkers-batch-sizes 8
+              --draughts-batch-sizes 8 --seconds 0.05 --runs 1)
     # A CPU spends a smoke run compiling: XLA's quick compiles (as the test suite's conftest).
     export XLA_FLAGS=${XLA_FLAGS:---xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=false}
     TTS_BOX=${SMOKE_BOX:-120} AB_BOX=${SMOKE_BOX:-120} ENV_BOX=${SMOKE_BOX:-120}
@@ -127,7 +129,8 @@ else
               --eval-games "${TTS_GAMES:-128}")
     [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}")
     AB_ARGS=(--variants gpu gpu-fast --runs 2 --pieces learn update)
-    ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576 --seconds 1 --runs 2)
+    ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576 --draughts-batch-sizes 65536
+              --seconds 1 --runs 2)
     # shellcheck disable=SC2206  # AZ_FLAGS is split into flags on purpose
     AZ_ARGS=(--algo alphazero --preset "${AZ_PRESET:-long}" --minutes "${AZ_MINUTES:-3}"
              --marks "${MARKS[@]}" --against random alphabeta:3 alphabeta:5 --eval-games 128

@@ -389,7 +389,7 @@ def build(results_dir: Path) -> str:
              "    python -m benchmarks.throughput   # steps/s sweep, compile, memory (~5 min)\n"
              "    python -m benchmarks.perft        # move-level perft, depths 8-10 (~5 min)\n"
              "    python -m benchmarks.chess_speed  # chess: steps/s, perft(5), compile, state\n"
-             "    python -m benchmarks.device_speed # on a GPU: chess next to pgx, checkers\n"
+             "    python -m benchmarks.device_speed # GPU: chess next to pgx, checkers, draughts\n"
              "    python -m benchmarks.report       # this file\n"]
     if tp:
         figures = tp["headline"]
