@@ -57,7 +57,7 @@ KINDS = ("O-O", "O-O-O", "=", "+", "#", "en passant", "disambiguated")
 
 
 def test_san_of_every_legal_move_in_random_games():
-    kinds = check_random_games(games=4, seed=1)
+    kinds = check_random_games(games=3, seed=1)  # en passant comes up once, in the third game
     # Each rule of the notation was exercised, not only plain moves.
     assert all(kinds[k] > 0 for k in KINDS), kinds
 
