@@ -623,7 +623,11 @@ def test_a_sigterm_outside_the_loop_lets_the_run_directory_go(tmp_path, capsys, 
 
 
 @pytest.mark.usefixtures("sigterm_fails_the_test")
-@pytest.mark.parametrize("signal_name, status", [("SIGTERM", 143), ("SIGINT", 130)])
+# SIGINT is held by the same code as SIGTERM: its sample is slow.
+@pytest.mark.parametrize(
+    "signal_name, status",
+    [("SIGTERM", 143), pytest.param("SIGINT", 130, marks=pytest.mark.slow)],
+)
 def test_a_signal_as_the_curves_are_drawn_is_held_until_they_are(
     signal_name, status, tmp_path, capsys, monkeypatch
 ):
