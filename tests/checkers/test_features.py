@@ -90,7 +90,8 @@ def _reference_maps(frame: list[list[int]]) -> np.ndarray:
     return maps
 
 
-@pytest.mark.parametrize("n, seed", [(8, 0), (6, 1), (10, 2)])
+# 10×10 (its own compiles) is the slow sample; 8×8 and 6×6 stay fast.
+@pytest.mark.parametrize("n, seed", [(8, 0), (6, 1), pytest.param(10, 2, marks=pytest.mark.slow)])
 def test_attack_maps_agree_with_the_reference_capture_rule(n, seed):
     observations = _positions(n, 120, seed)
     maps = np.asarray(jax.jit(attack_maps)(observations))
