@@ -69,23 +69,22 @@ POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
 ]
 
-# Every position at depths 1 and 2; at depth 2 Kiwipete's 48 moves, position 3's endgame and the
-# promotions take the longest to search (seconds to tens of seconds here), so those three run
-# with the slow tests.
-MINIMAX_CASES = [
-    pytest.param(fen, depth, marks=pytest.mark.slow)
-    if depth == 2 and fen in POSITIONS[:3]
-    else (fen, depth)
-    for depth in (1, 2)
-    for fen in POSITIONS
-]
+
+def minimax_cases(slow) -> list:
+    """Every position at depths 1 and 2, those where `slow(fen, depth)` with the slow tests."""
+    return [
+        pytest.param(fen, depth, marks=pytest.mark.slow) if slow(fen, depth) else (fen, depth)
+        for depth in (1, 2)
+        for fen in POSITIONS
+    ]
+
+
+# At depth 2 Kiwipete's 48 moves, position 3's endgame and the promotions take the longest to
+# search (seconds to tens of seconds here), so those three run with the slow tests.
+MINIMAX_CASES = minimax_cases(lambda fen, depth: depth == 2 and fen in POSITIONS[:3])
 # Every move's value at depth 2 is the slow sample (its search compiles for seconds); the chosen
 # move's value keeps a depth-2 sample fast above.
-MOVE_VALUE_CASES = [
-    pytest.param(fen, depth, marks=pytest.mark.slow) if depth == 2 else (fen, depth)
-    for depth in (1, 2)
-    for fen in POSITIONS
-]
+MOVE_VALUE_CASES = minimax_cases(lambda fen, depth: depth == 2)
 
 
 @pytest.mark.parametrize("fen, depth", MINIMAX_CASES)
