@@ -18,6 +18,7 @@ from pathlib import Path
 import jax
 
 from benchmarks import common
+from jaxcheckers.argtypes import positive_float, positive_int
 
 OURS_CHESS = "jaxcheckers chess"
 PGX_CHESS = "pgx chess"
@@ -27,11 +28,13 @@ OURS_DRAUGHTS = "jaxcheckers draughts"
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chess-batch-sizes", type=int, nargs="+", default=[1024, 4096, 16384])
-    parser.add_argument("--checkers-batch-sizes", type=int, nargs="+", default=[4096, 65536])
-    parser.add_argument("--draughts-batch-sizes", type=int, nargs="+", default=[4096, 65536])
-    parser.add_argument("--seconds", type=float, default=1.5, help="per run of each rollout")
-    parser.add_argument("--runs", type=int, default=3)
+    for game, sizes in (("chess", [1024, 4096, 16384]), ("checkers", [4096, 65536]),
+                        ("draughts", [4096, 65536])):
+        parser.add_argument(f"--{game}-batch-sizes", type=positive_int, nargs="+", default=sizes)
+    parser.add_argument(
+        "--seconds", type=positive_float, default=1.5, help="per run of each rollout"
+    )
+    parser.add_argument("--runs", type=positive_int, default=3)
     parser.add_argument(
         "--systems",
         nargs="+",
