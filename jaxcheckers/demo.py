@@ -40,8 +40,8 @@ def print_one_game(env, key) -> None:
         game.dialect.write(env, notation, [], state, action)
         state = step(state, action)
     print(" ".join(notation))
-    if game.text is not None:
-        print(game.text(state))
+    if game.drawing.text is not None:
+        print(game.drawing.text(state))
 
 
 def throughput(env, batch: int, steps: int, key) -> float:

@@ -17,6 +17,8 @@ import dataclasses
 import functools
 import importlib
 import importlib.metadata
+import re
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -29,6 +31,11 @@ from jaxcheckers.records import Dialect, plain_dialect
 __all__ = [
     "GameSpec",
     "GameAgent",
+    "Drawing",
+    "Notation",
+    "Adapters",
+    "GymnasiumEnv",
+    "Defaults",
     "OpeningDeck",
     "register",
     "check_spec",
@@ -76,24 +83,43 @@ class GameAgent:
 
 
 @dataclasses.dataclass(frozen=True)
-class GameSpec:
-    """Everything the layers above the games know of one game. Only `name` and `make` are
-    required; a layer that needs a field a game leaves as None refuses that game in one line."""
+class Drawing:
+    """A game's text and pictures of one unbatched state (`GameSpec.drawing`)."""
 
-    name: str  # what `jaxcheckers.make` and `--game` take
-    make: Callable[..., Env]  # keyword options -> a new env
-    players: tuple[str, str] = ("player 0", "player 1")  # how people call players 0 and 1
-    size_option: str | None = None  # the option `--board-size` sets; None: no such option
-
-    # -- text and pictures of one unbatched state
     text: Callable[[Any], str] | None = None  # the board as text
     rgb: Callable[[Any], np.ndarray] | None = None  # uint8 (H, W, 3)
+    terminal: Callable[..., list[str]] | None = None  # (state, *, unicode, colour) -> lines
 
-    # -- positions written as text: from_fen(text, **options) -> State, to_fen(state) -> str
-    from_fen: Callable[..., Any] | None = None
+
+@dataclasses.dataclass(frozen=True)
+class Notation:
+    """Positions and moves as people write them (`GameSpec.notation`); None: action numbers."""
+
+    from_fen: Callable[..., Any] | None = None  # (text, **options) -> State
     to_fen: Callable[[Any], str] | None = None
+    parse_move: Callable[[Env, Any, str], list[int]] | None = None  # typed move -> its actions
+    move_name: Callable[[Env, Any, int], str] | None = None  # an action as written
+    legal_moves_text: Callable[[Env, Any], str] | None = None  # what `?` prints in `play`
+    move_help: str | None = None  # how a person types a move
+    mid_move: Callable[[Any], bool] | None = None  # a move under way: the same side moves on
+    record: Dialect | None = None  # how its games are written down (PDN, PGN)
 
-    # -- what the PettingZoo and Gymnasium adapters need (and the env's observe(state, player))
+
+@dataclasses.dataclass(frozen=True)
+class GymnasiumEnv:
+    """An extra Gymnasium id a game brings (`Adapters.gymnasium_envs`) beside the learner env
+    every game has: `env(**kwargs)` and `vector_env(num_envs, **kwargs)` build it, each
+    importing its module only when called (registering must not import Gymnasium envs)."""
+
+    env: Callable[..., Any]
+    vector_env: Callable[..., Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Adapters:
+    """What the PettingZoo and Gymnasium adapters need (`GameSpec.adapters`), besides the env's
+    `observe(state, player)`."""
+
     observation_dtype: type = np.bool_  # of the adapters' observation Box
     pettingzoo_name: str | None = None  # the PettingZoo env whose interface the AEC env keeps
     pettingzoo_defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
@@ -107,78 +133,144 @@ class GameSpec:
     # The class of a plain Python object of a position, built by `Class.from_state(state, env)`:
     # the adapters' `game` property (checkers: `checkers.game.Game`).
     game_object: type | None = None
+    gymnasium_envs: Mapping[str, GymnasiumEnv] = dataclasses.field(default_factory=dict)
 
-    # -- moves as people write them (`play`, the game records); None: action numbers
-    parse_move: Callable[[Env, Any, str], list[int]] | None = None  # typed move -> its actions
-    move_name: Callable[[Env, Any, int], str] | None = None  # an action as written
-    legal_moves_text: Callable[[Env, Any], str] | None = None  # what `?` prints in `play`
-    move_help: str | None = None  # how a person types a move
-    mid_move: Callable[[Any], bool] | None = None  # a move under way: the same side moves on
-    terminal: Callable[..., list[str]] | None = None  # (state, *, unicode, colour) -> lines
-    record: Dialect | None = None  # how its games are written down (PDN, PGN)
 
-    # -- the input of the tactical MLP (network "mlp-tactical"): a function taking an
-    # observation batch [B, *obs] to float32 [B, F]. None: that network does not play this game.
-    tactical_inputs: Callable[[Any], Any] | None = None
+@dataclasses.dataclass(frozen=True)
+class Defaults:
+    """What the layers above choose for a game unless told (`GameSpec.defaults`)."""
 
-    # -- the agents of this game alone, by the name `make_agent` takes ("alphabeta" in
+    seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
+    perft_depth: int = 4  # the depth `perft` counts to
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """Everything the layers above the games know of one game. Only `name` and `make` are
+    required; the optional parts group what one layer reads, and a layer that needs a part a
+    game leaves empty (None) refuses that game in one line."""
+
+    name: str  # what `jaxcheckers.make` and `--game` take
+    make: Callable[..., Env]  # keyword options -> a new env
+    players: tuple[str, str] = ("player 0", "player 1")  # how people call players 0 and 1
+    size_option: str | None = None  # the option `--board-size` sets; None: no such option
+    drawing: Drawing = Drawing()
+    notation: Notation = Notation()
+    adapters: Adapters = Adapters()
+    # The agents of this game alone, by the name `make_agent` takes ("alphabeta" in
     # "alphabeta:3"); the shared agents (random, ppo, mcts) play every game.
     agents: Mapping[str, GameAgent] = dataclasses.field(default_factory=dict)
-
-    # -- what the layers above choose unless told
-    default_seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
     # Opening decks, by the name `--openings` takes: name -> deck(env) (ValueError for an env
     # it does not fit). Without a deck, matches open with `--opening-plies` random turns.
     openings: Mapping[str, Callable[[Env], OpeningDeck]] = dataclasses.field(default_factory=dict)
-    perft_depth: int = 4  # the depth `perft` counts to by default
+    # The input of the tactical MLP (network "mlp-tactical"): observation batch [B, *obs] ->
+    # float32 [B, F]. None: that network does not play this game.
+    tactical_inputs: Callable[[Any], Any] | None = None
+    defaults: Defaults = Defaults()
+
+    def __getattr__(self, name: str):
+        # Only names no field has reach here: the flat fields of before the parts, for a release.
+        if name not in _MOVED_FIELDS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        part, field = _MOVED_FIELDS[name]
+        warnings.warn(_moved_message(name), DeprecationWarning, stacklevel=2)
+        return getattr(object.__getattribute__(self, part), field)
 
     @property
     def render_modes(self) -> list[str]:
-        return ["human", "ansi"] + (["rgb_array"] if self.rgb is not None else [])
+        return ["human", "ansi"] + (["rgb_array"] if self.drawing.rgb is not None else [])
 
     @property
     def gymnasium_id(self) -> str:
-        return f"jaxcheckers/{self.title or self.name.capitalize()}-v0"
+        return f"jaxcheckers/{self.adapters.title or self.name.capitalize()}-v0"
 
     def position_object(self, state, env: Env) -> Any:
         """The `game_object` of `state`; AttributeError for a game that has none."""
-        if self.game_object is None:
+        if self.adapters.game_object is None:
             raise AttributeError(f"{self.name} has no plain Python game object")
-        return self.game_object.from_state(state, env)
+        return self.adapters.game_object.from_state(state, env)
 
     def start_state(self, start, env: Env):
         """`reset(options={"start": start})`'s host State: the opening for None; a game's own
         `start` reads anything else (ValueError where it has none)."""
         if start is None:
             return opening(env)
-        if self.start is None:
+        if self.adapters.start is None:
             refused = "options['start'] is refused"
             raise ValueError(f"{self.name} starts only from its opening: {refused}")
-        return self.start(start, env)
+        return self.adapters.start(start, env)
 
     def board_text(self, state) -> str:
         """The board of one state as text: the game's `text`, or, for a game without one, its
         observation planes as nested lists of 0 and 1 (what the adapters' "ansi" mode shows)."""
-        if self.text is not None:
-            return self.text(state)
+        if self.drawing.text is not None:
+            return self.drawing.text(state)
         return str(np.asarray(state.observation).astype(int).tolist())
 
     @property
     def dialect(self) -> Dialect:
         """How its games are written down: its own, or moves as action numbers."""
-        return self.record if self.record is not None else plain_dialect(self.players)
+        record = self.notation.record
+        return record if record is not None else plain_dialect(self.players)
+
+
+# The fields a GameSpec had flat until the parts, each now PART.FIELD: still taken by
+# `GameSpec(...)` and read as attributes for one release, with a DeprecationWarning.
+_MOVED_FIELDS = {
+    **{name: ("drawing", name) for name in ("text", "rgb", "terminal")},
+    **{field.name: ("notation", field.name) for field in dataclasses.fields(Notation)},
+    **{
+        field.name: ("adapters", field.name)
+        for field in dataclasses.fields(Adapters)
+        if field.name != "gymnasium_envs"
+    },
+    "default_seats": ("defaults", "seats"),
+    "perft_depth": ("defaults", "perft_depth"),
+}
+_PARTS = {"drawing": Drawing, "notation": Notation, "adapters": Adapters, "defaults": Defaults}
+
+
+def _moved_message(name: str) -> str:
+    part, field = _MOVED_FIELDS[name]
+    where = f"{part}={_PARTS[part].__name__}({field}=...)"
+    return f"GameSpec's {name} moved to GameSpec.{part}.{field} (jaxcheckers.games: {where})"
+
+
+def _taking_moved_fields(init):
+    """The dataclass's `__init__`, also taking the flat fields of before the parts."""
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        for name in [name for name in kwargs if name in _MOVED_FIELDS]:
+            warnings.warn(_moved_message(name), DeprecationWarning, stacklevel=2)
+            part, field = _MOVED_FIELDS[name]
+            given = kwargs.get(part, _PARTS[part]())
+            kwargs[part] = dataclasses.replace(given, **{field: kwargs.pop(name)})
+        init(self, *args, **kwargs)
+
+    return __init__
+
+
+GameSpec.__init__ = _taking_moved_fields(GameSpec.__init__)
 
 
 _REGISTERED: dict[str, GameSpec] = {}
 
 
-# The optional parts of a spec by what each must be when given (None always may be).
+# The optional fields of the parts by what each must be when given (None always may be).
 _CALLABLE_FIELDS = (
-    "text", "rgb", "from_fen", "to_fen", "start", "global_state", "global_state_shape",
-    "moves_of_the_position", "parse_move", "move_name", "legal_moves_text", "mid_move",
-    "terminal", "tactical_inputs",
+    "tactical_inputs", "drawing.text", "drawing.rgb", "drawing.terminal", "notation.from_fen",
+    "notation.to_fen", "notation.parse_move", "notation.move_name", "notation.legal_moves_text",
+    "notation.mid_move", "adapters.start", "adapters.global_state",
+    "adapters.global_state_shape", "adapters.moves_of_the_position",
 )  # fmt: skip
-_TEXT_FIELDS = ("size_option", "pettingzoo_name", "title", "move_help")
+_TEXT_FIELDS = ("size_option", "notation.move_help", "adapters.pettingzoo_name", "adapters.title")
+_MAPPING_FIELDS = ("openings", "agents", "adapters.pettingzoo_defaults", "adapters.gymnasium_envs")
+
+
+def _read(game: GameSpec, path: str) -> Any:
+    """The field at `path` ("notation.from_fen") of `game`."""
+    return functools.reduce(getattr, path.split("."), game)
 
 
 def check_spec(game: Any) -> GameSpec:
@@ -190,43 +282,60 @@ def check_spec(game: Any) -> GameSpec:
     if not isinstance(game.name, str) or not game.name.isidentifier():
         raise ValueError(f"a game's name is a Python identifier, got {game.name!r}")
 
-    def refuse(field: str, kind: str) -> None:
-        value = getattr(game, field)
-        raise ValueError(f"GameSpec {game.name!r}: {field} must be {kind}, got {value!r}")
+    def refuse(path: str, kind: str) -> None:
+        value = _read(game, path)
+        raise ValueError(f"GameSpec {game.name!r}: {path} must be {kind}, got {value!r}")
 
     if not callable(game.make):
         refuse("make", "a callable that builds the env")
-    for field in ("players", "default_seats"):
-        pair = getattr(game, field)
+    for part, kind in _PARTS.items():
+        if not isinstance(getattr(game, part), kind):
+            refuse(part, f"a jaxcheckers.games.{kind.__name__}")
+    for path in ("players", "defaults.seats"):
+        pair = _read(game, path)
         if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-            refuse(field, "two strings")
+            refuse(path, "two strings")
         if not all(isinstance(item, str) and item for item in pair):
-            refuse(field, "two strings")
-    for field in _CALLABLE_FIELDS:
-        if getattr(game, field) is not None and not callable(getattr(game, field)):
-            refuse(field, "None or a callable")
-    for field in _TEXT_FIELDS:
-        if getattr(game, field) is not None and not isinstance(getattr(game, field), str):
-            refuse(field, "None or a str")
-    depth = game.perft_depth
+            refuse(path, "two strings")
+    for path in _CALLABLE_FIELDS:
+        if _read(game, path) is not None and not callable(_read(game, path)):
+            refuse(path, "None or a callable")
+    for path in _TEXT_FIELDS:
+        if _read(game, path) is not None and not isinstance(_read(game, path), str):
+            refuse(path, "None or a str")
+    depth = game.defaults.perft_depth
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
-        refuse("perft_depth", "an int of 1 or more")
-    for field in ("pettingzoo_defaults", "openings", "agents"):
-        if not isinstance(getattr(game, field), Mapping):
-            refuse(field, "a mapping")
+        refuse("defaults.perft_depth", "an int of 1 or more")
+    for path in _MAPPING_FIELDS:
+        if not isinstance(_read(game, path), Mapping):
+            refuse(path, "a mapping")
     if not all(isinstance(k, str) and callable(v) for k, v in game.openings.items()):
         refuse("openings", "a mapping of names to deck(env) callables")
     if not all(_good_agent(name, agent) for name, agent in game.agents.items()):
         refuse("agents", "a mapping of names (no ':') to GameAgents with callables and help")
-    if game.game_object is not None and not callable(getattr(game.game_object, "from_state", 0)):
-        refuse("game_object", "None or a class with from_state(state, env)")
-    if game.record is not None and not isinstance(game.record, Dialect):
-        refuse("record", "None or a records.Dialect")
+    if not all(_good_gymnasium_env(i, e) for i, e in game.adapters.gymnasium_envs.items()):
+        refuse("adapters.gymnasium_envs", "a mapping of ids 'NAMESPACE/NAME-vN' to GymnasiumEnvs")
+    game_object = game.adapters.game_object
+    if game_object is not None and not callable(getattr(game_object, "from_state", 0)):
+        refuse("adapters.game_object", "None or a class with from_state(state, env)")
+    if game.notation.record is not None and not isinstance(game.notation.record, Dialect):
+        refuse("notation.record", "None or a records.Dialect")
     try:
-        np.dtype(game.observation_dtype)
+        np.dtype(game.adapters.observation_dtype)
     except TypeError:
-        refuse("observation_dtype", "a numpy dtype")
+        refuse("adapters.observation_dtype", "a numpy dtype")
     return game
+
+
+def _good_gymnasium_env(env_id: Any, env: Any) -> bool:
+    """Whether `env_id: env` is an entry `Adapters.gymnasium_envs` may hold."""
+    return (
+        isinstance(env_id, str)
+        and re.fullmatch(r"[\w.-]+/[\w.-]+-v\d+", env_id) is not None
+        and isinstance(env, GymnasiumEnv)
+        and callable(env.env)
+        and (env.vector_env is None or callable(env.vector_env))
+    )
 
 
 def _good_agent(name: Any, agent: Any) -> bool:

@@ -348,9 +348,9 @@ def round_robin(
 def match_games(
     match: Match, a: str, b: str, env, first_round: int = 1, deck: OpeningDeck | None = None
 ) -> list:
-    """The games of a recorded match as game records in the game's dialect (`GameSpec.record`:
-    PDN, PGN...), replayed on the host; with the `deck` the match opened from, an `Opening` tag
-    names each game's opening."""
+    """The games of a recorded match as game records in the game's dialect
+    (`GameSpec.notation.record`: PDN, PGN...), replayed on the host; with the `deck` the match
+    opened from, an `Opening` tag names each game's opening."""
     dialect = game_spec(env.id).dialect
     recorded = []
     for i in range(len(match.a_score)):

@@ -273,7 +273,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     env = env_from_arguments(args)
-    depth_wanted = args.depth or spec(args.game).perft_depth
+    depth_wanted = args.depth or spec(args.game).defaults.perft_depth
     level = "move" if args.move_level else "hop"
     print(f"{env}, {level}-level perft")
     count = 1

@@ -126,18 +126,18 @@ class Notation:
 
     @property
     def help(self) -> str:
-        return f"{self.spec.move_help or 'type the number of an action'}; {COMMANDS_HELP}"
+        return f"{self.spec.notation.move_help or 'type the number of an action'}; {COMMANDS_HELP}"
 
     def board_lines(self, state, style: Style) -> list[str]:
-        if self.spec.terminal is not None:
-            return self.spec.terminal(state, unicode=style.unicode, colour=style.colour)
-        if self.spec.text is not None:
-            return self.spec.text(state).splitlines()
+        if self.spec.drawing.terminal is not None:
+            return self.spec.drawing.terminal(state, unicode=style.unicode, colour=style.colour)
+        if self.spec.drawing.text is not None:
+            return self.spec.drawing.text(state).splitlines()
         return [f"observation {np.asarray(state.observation).astype(int).tolist()}"]
 
     def turn_start(self, state) -> bool:
         """No move is under way (checkers: not in the middle of a capture)."""
-        return self.spec.mid_move is None or not self.spec.mid_move(state)
+        return self.spec.notation.mid_move is None or not self.spec.notation.mid_move(state)
 
     def interpret(self, text: str, state, env) -> tuple[str, list[int]]:
         """("quit"|"help"|"undo", []) or ("move", the move's actions); ValueError."""
@@ -147,12 +147,12 @@ class Notation:
         typed = text.strip()
         if len(typed) > MAX_TYPED:  # a paste, not a move: no 5,000-digit number read or echoed
             raise ValueError(f"could not read {typed[:20]!r}... ({len(typed):,} characters)")
-        return "move", (self.spec.parse_move or _parse_action)(env, state, text)
+        return "move", (self.spec.notation.parse_move or _parse_action)(env, state, text)
 
     def legal_moves_text(self, env, state) -> str:
-        if self.spec.legal_moves_text is not None:
-            return self.spec.legal_moves_text(env, state)
-        name = self.spec.move_name or _name_action
+        if self.spec.notation.legal_moves_text is not None:
+            return self.spec.notation.legal_moves_text(env, state)
+        name = self.spec.notation.move_name or _name_action
         legal = np.flatnonzero(np.asarray(state.legal_action_mask))
         return "legal moves: " + ", ".join(name(env, state, int(a)) for a in legal)
 
@@ -333,9 +333,9 @@ def _env_and_start(args: argparse.Namespace):
     env = game.make(**options)
     if args.fen is None:
         return env, env.reset(jax.random.key(0))
-    if game.from_fen is None:
+    if game.notation.from_fen is None:
         raise ValueError(f"{args.game} has no position text: --fen cannot be read")
-    return env, game.from_fen(args.fen, **options)
+    return env, game.notation.from_fen(args.fen, **options)
 
 
 def _seat_specs(args: argparse.Namespace, game: games.GameSpec) -> tuple[str, str]:
@@ -348,7 +348,7 @@ def _seat_specs(args: argparse.Namespace, game: games.GameSpec) -> tuple[str, st
         given = dict(zip(game.players, (args.black, args.white), strict=True))
     if sum(spec is not None for spec in given.values()) == 1:
         return tuple(given[name] or HUMAN for name in game.players)
-    defaults = zip(game.players, game.default_seats, strict=True)
+    defaults = zip(game.players, game.defaults.seats, strict=True)
     return tuple(given[name] or default for name, default in defaults)
 
 

@@ -124,7 +124,7 @@ def test_the_readme_games_table_is_the_registry(name):
     named = set(re.findall(r"`(\w+)`", options))
     accepted = _keywords(type(env).__init__) | _keywords(spec.make)
     assert named == accepted, f"missing {accepted - named}, not options {named - accepted}"
-    assert ids == f"`{spec.pettingzoo_name}` / `{spec.gymnasium_id}`"
+    assert ids == f"`{spec.adapters.pettingzoo_name}` / `{spec.gymnasium_id}`"
 
 
 def test_the_readme_is_short_and_in_the_order_a_reader_asks():

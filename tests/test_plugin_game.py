@@ -130,7 +130,7 @@ SPEC = games.GameSpec(
     name=NAME,
     make=ConnectFour,
     players=("yellow", "red"),
-    text=_text,
+    drawing=games.Drawing(text=_text),
     agents={"first": games.GameAgent(first, "first the lowest legal column")},
 )
 

@@ -12,27 +12,48 @@ import pytest
 import jaxcheckers
 from jaxcheckers import games
 from jaxcheckers.extras import missing_message
+from jaxcheckers.games import Adapters, Defaults, Drawing, Notation
 from jaxcheckers.tictactoe.env import TicTacToe
 from tests.cli_helpers import assert_one_line_error, run_cli
 
 GOOD = games.GameSpec(name="spec_checked", make=TicTacToe)
+
+GYM = games.GymnasiumEnv(print)
 
 BAD_FIELDS = {
     "make None": ({"make": None}, "make"),
     "make 3": ({"make": 3}, "make"),
     "one player": ({"players": ("solo",)}, "players"),
     "players not strings": ({"players": ("a", 1)}, "players"),
-    "perft_depth -1": ({"perft_depth": -1}, "perft_depth"),
-    "perft_depth 0": ({"perft_depth": 0}, "perft_depth"),
-    "perft_depth True": ({"perft_depth": True}, "perft_depth"),
-    "perft_depth 2.0": ({"perft_depth": 2.0}, "perft_depth"),
-    "text a string": ({"text": "board"}, "text"),
-    "title 3": ({"title": 3}, "title"),
+    "perft_depth -1": ({"defaults": Defaults(perft_depth=-1)}, "defaults.perft_depth"),
+    "perft_depth 0": ({"defaults": Defaults(perft_depth=0)}, "defaults.perft_depth"),
+    "perft_depth True": ({"defaults": Defaults(perft_depth=True)}, "defaults.perft_depth"),
+    "perft_depth 2.0": ({"defaults": Defaults(perft_depth=2.0)}, "defaults.perft_depth"),
+    "text a string": ({"drawing": Drawing(text="board")}, "drawing.text"),
+    "from_fen a path": ({"notation": Notation(from_fen="m:f")}, "notation.from_fen"),
+    "record a string": ({"notation": Notation(record="PDN")}, "notation.record"),
+    "title 3": ({"adapters": Adapters(title=3)}, "adapters.title"),
     "openings a list": ({"openings": ["ballots"]}, "openings"),
-    "default_seats one": ({"default_seats": ("human",)}, "default_seats"),
-    "observation_dtype": ({"observation_dtype": "no such dtype"}, "observation_dtype"),
+    "seats one": ({"defaults": Defaults(seats=("human",))}, "defaults.seats"),
+    "observation_dtype": (
+        {"adapters": Adapters(observation_dtype="no such dtype")},
+        "adapters.observation_dtype",
+    ),
     # a class, no longer a "module:Class" path
-    "game_object a path": ({"game_object": "jaxcheckers.checkers.game:Game"}, "game_object"),
+    "game_object a path": (
+        {"adapters": Adapters(game_object="jaxcheckers.checkers.game:Game")},
+        "adapters.game_object",
+    ),
+    "gymnasium_envs a path": (
+        {"adapters": Adapters(gymnasium_envs={"x/Y-v0": "m:Env"})},
+        "adapters.gymnasium_envs",
+    ),
+    "gymnasium_envs a bad id": (
+        {"adapters": Adapters(gymnasium_envs={"no id": GYM})},
+        "adapters.gymnasium_envs",
+    ),
+    # a part given as a dict, not the part's class
+    "drawing a dict": ({"drawing": {"text": print}}, "drawing"),
     # a function, no longer a "module:function" path
     "tactical_inputs a path": (
         {"tactical_inputs": "jaxcheckers.checkers.features:tactical_inputs"},
@@ -58,6 +79,20 @@ def test_register_names_the_field_of_the_wrong_kind(change, field):
     assert "spec_checked" not in games.names()
 
 
+def test_the_flat_fields_of_before_the_parts_still_work_for_a_release_with_a_warning():
+    with pytest.warns(DeprecationWarning) as caught:
+        old = games.GameSpec(name="flat", make=TicTacToe, text=str, default_seats=("a", "b"))
+    moved = ["GameSpec.drawing.text", "GameSpec.defaults.seats"]
+    assert [m for m in moved if any(m in str(w.message) for w in caught)] == moved
+    assert old == games.GameSpec(
+        name="flat", make=TicTacToe, drawing=Drawing(text=str), defaults=Defaults(seats=("a", "b"))
+    )
+    with pytest.warns(DeprecationWarning, match="GameSpec.defaults.perft_depth"):
+        assert old.perft_depth == 4
+    with pytest.raises(AttributeError, match="no attribute 'no_such_field'"):
+        old.no_such_field  # noqa: B018 - the read is the test
+
+
 @pytest.mark.parametrize("name", [5, None, "my-game", ""])
 def test_register_refuses_a_name_that_is_no_identifier_in_one_line(name):
     with pytest.raises(ValueError, match="a game's name is a Python identifier"):
@@ -76,19 +111,19 @@ PLUGINS = {
     "raising": ("brokengames:make_spec", "RuntimeError: the factory broke"),
     "missing": ("brokengames:NO_SUCH_SPEC", "AttributeError"),
     "my-game": ("brokengames:DASHED", "a game's name is a Python identifier"),
-    "shallow": ("brokengames:SHALLOW", "perft_depth must be"),
+    "shallow": ("brokengames:SHALLOW", "defaults.perft_depth must be"),
 }
 
 
 @pytest.fixture
 def broken_plugins(tmp_path, monkeypatch):
     (tmp_path / "brokengames.py").write_text(
-        "from jaxcheckers.games import GameSpec\n"
+        "from jaxcheckers.games import Defaults, GameSpec\n"
         "from jaxcheckers.tictactoe.env import TicTacToe\n"
         "def make_spec():\n"
         "    raise RuntimeError('the factory broke')\n"
         "DASHED = GameSpec(name='my-game', make=TicTacToe)\n"
-        "SHALLOW = GameSpec(name='shallow', make=TicTacToe, perft_depth=-1)\n"
+        "SHALLOW = GameSpec(name='shallow', make=TicTacToe, defaults=Defaults(perft_depth=-1))\n"
     )
     info = tmp_path / "brokengames-1.0.dist-info"
     info.mkdir()

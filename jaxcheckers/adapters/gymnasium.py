@@ -399,7 +399,7 @@ class LearnerEnv(PickledAsSettings, gymnasium.Env):
         if self._learner is None:
             return None
         if self.render_mode == "rgb_array":
-            return self.adapter.rgb(self.jax_state)
+            return self.adapter.drawing.rgb(self.jax_state)
         text = self.adapter.board_text(self.jax_state)
         if self.render_mode == "ansi":
             return text
@@ -587,7 +587,8 @@ class LearnerVectorEnv(PickledAsSettings, VectorEnv):
         if self._learners is None:
             return None
         states = jax.device_get(self._learners.game)
-        draw = self.adapter.rgb if self.render_mode == "rgb_array" else self.adapter.board_text
+        rgb = self.render_mode == "rgb_array"
+        draw = self.adapter.drawing.rgb if rgb else self.adapter.board_text
         return tuple(draw(jax.tree.map(lambda x, i=i: x[i], states)) for i in range(self.num_envs))
 
     def _answer(self, view: LearnerView, flagged: np.ndarray | None = None):

@@ -129,7 +129,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         self.adapter: GameSpec = spec(game)
         self.metadata = {
             "render_modes": self.adapter.render_modes,
-            "name": self.adapter.pettingzoo_name or self.adapter.name,
+            "name": self.adapter.adapters.pettingzoo_name or self.adapter.name,
             "is_parallelizable": False,
             "render_fps": RENDER_FPS,
         }
@@ -139,7 +139,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
                 f"got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self._options = {**self.adapter.pettingzoo_defaults, **options}
+        self._options = {**self.adapter.adapters.pettingzoo_defaults, **options}
         self._attach()
         num_actions = self.jax_env.num_actions
         self.possible_agents = list(AGENTS)
@@ -147,8 +147,8 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         # One space object per agent, so that each agent's sampler is seeded on its own.
         self.observation_spaces = {agent: self._observation_space() for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
-        if self.adapter.global_state_shape is not None:
-            shape = self.adapter.global_state_shape(self.jax_env)
+        if self.adapter.adapters.global_state_shape is not None:
+            shape = self.adapter.adapters.global_state_shape(self.jax_env)
             self.state_space = spaces.Box(low=0, high=1, shape=shape, dtype=np.int8)
         self._state: State | None = None
 
@@ -162,7 +162,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
 
     def _observation_space(self) -> spaces.Dict:
         planes = self.jax_env.observation_shape
-        dtype = self.adapter.observation_dtype
+        dtype = self.adapter.adapters.observation_dtype
         return spaces.Dict(
             {
                 "observation": spaces.Box(low=0, high=1, shape=planes, dtype=dtype),
@@ -220,7 +220,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         else:
             mask = np.zeros(self.jax_env.num_actions, dtype=np.int8)
         return {
-            "observation": np.asarray(planes, dtype=self.adapter.observation_dtype),
+            "observation": np.asarray(planes, dtype=self.adapter.adapters.observation_dtype),
             "action_mask": mask,
         }
 
@@ -228,16 +228,16 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         """int8 (num_actions,): the legal moves; once the game has ended, those the game's
         `moves_of_the_position` gives, if it has one (chess_v6 shows them to the selected agent
         after a drawn end, though only `step(None)` is taken), else none."""
-        state, extra = self._state, self.adapter.moves_of_the_position
+        state, extra = self._state, self.adapter.adapters.moves_of_the_position
         if extra is not None and bool(state.terminated | state.truncated):
             return np.asarray(_compiled_moves(extra)(state), dtype=np.int8)
         return np.asarray(state.legal_action_mask, dtype=np.int8)
 
     def state(self) -> np.ndarray:
         """Checkers: int8 (n, n, 5), the global state in the absolute frame (module docstring)."""
-        if self.adapter.global_state is None:
+        if self.adapter.adapters.global_state is None:
             raise NotImplementedError(f"{self.metadata['name']} has no global state()")
-        return self.adapter.global_state(self._state)
+        return self.adapter.adapters.global_state(self._state)
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -263,7 +263,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.render_mode == "rgb_array":
-            return self.adapter.rgb(self._state)
+            return self.adapter.drawing.rgb(self._state)
         text = self.adapter.board_text(self._state)
         if self.render_mode == "ansi":
             return text

@@ -4,7 +4,7 @@
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Checkers-v0")
     env = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Chess-v0")
     env = gymnasium.make("jaxcheckers/TicTacToe-v0")    # once anything has imported this module
-    env = gymnasium.make("jaxcheckers/TicTacToeGym-v0") # tictactoe-gym's two-player interface
+    env = gymnasium.make("jaxcheckers/TicTacToeGym-v0") # a game's own: `adapters.gymnasium_envs`
 
 Every game of the registry that the adapters can play has an id, `jaxcheckers/TITLE-v0`, one
 learner against `opponent=`.
@@ -26,24 +26,24 @@ import multiprocessing
 import sys
 import warnings
 
+from jaxcheckers.deprecation import moved_names
 from jaxcheckers.extras import needed_for
 from jaxcheckers.games import names, spec
 
 with needed_for("the Gymnasium adapter"):
     import gymnasium
 
-__all__ = ["register_envs", "refuse_forked_workers", "IDS", "TICTACTOE_GYM_ID"]
+__all__ = ["register_envs", "refuse_forked_workers", "IDS"]
 
-# tictactoe-gym's interface (both players in one env, the absolute board): an id of its own.
-TICTACTOE_GYM_ID = "jaxcheckers/TicTacToeGym-v0"
 LEARNER_ENTRY = "jaxcheckers.adapters.gymnasium"  # LearnerEnv, LearnerVectorEnv
-TICTACTOE_GYM_ENTRY = "jaxcheckers.tictactoe.gym"  # TicTacToeGymEnv, TicTacToeVectorEnv
+__getattr__ = moved_names(__name__, {"TICTACTOE_GYM_ID": "jaxcheckers.tictactoe.spec:GYM_ID"})
 
 
 def register_envs() -> tuple[str, ...]:
     """Registers the id of every game in the registry (one learner against an opponent,
-    `jaxcheckers/TITLE-v0`, single and batched), and tictactoe-gym's
-    interface; returns the ids. Call it again after `jaxcheckers.register` to add a game's.
+    `jaxcheckers/TITLE-v0`, single and batched) and the ids of the games' own interfaces
+    (`GameSpec.adapters.gymnasium_envs`: tic-tac-toe's `jaxcheckers/TicTacToeGym-v0`); returns
+    the ids. Call it again after `jaxcheckers.register` to add a game's.
     An installed game that cannot be loaded is skipped with a RuntimeWarning naming it."""
     ids = []
     for name in names():
@@ -60,13 +60,12 @@ def register_envs() -> tuple[str, ...]:
                 vector_entry_point=f"{LEARNER_ENTRY}:LearnerVectorEnv",
                 kwargs={"game": name},
             )
-    if TICTACTOE_GYM_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=TICTACTOE_GYM_ID,
-            entry_point=f"{TICTACTOE_GYM_ENTRY}:TicTacToeGymEnv",
-            vector_entry_point=f"{TICTACTOE_GYM_ENTRY}:TicTacToeVectorEnv",
-        )
-    return (*ids, TICTACTOE_GYM_ID)
+        for env_id, own in game.adapters.gymnasium_envs.items():
+            ids.append(env_id)
+            if env_id not in gymnasium.registry:
+                own_entry = {"entry_point": own.env, "vector_entry_point": own.vector_env}
+                gymnasium.register(id=env_id, **own_entry)
+    return tuple(ids)
 
 
 FORK_MESSAGE = (

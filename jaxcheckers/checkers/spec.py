@@ -7,7 +7,7 @@ import numpy as np
 from jaxcheckers.checkers import ballots, drawing, features, fen, frames, notation, pdn, render
 from jaxcheckers.checkers.env import Checkers, CheckersState, checkers_with_rule_set
 from jaxcheckers.checkers.game import Game
-from jaxcheckers.games import GameAgent, GameSpec
+from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, Notation
 
 
 def start(start, env: Checkers) -> CheckersState:
@@ -67,27 +67,35 @@ SPEC = GameSpec(
     make=checkers_with_rule_set,
     players=("black", "white"),
     size_option="board_size",
-    text=render.render_text,
-    rgb=drawing.state_rgb,
-    from_fen=from_fen,
-    to_fen=fen.state_to_fen,
-    observation_dtype=np.int8,
-    pettingzoo_name="checkers_v3",
-    start=start,
-    global_state=global_state,
-    global_state_shape=lambda env: (env.board_size, env.board_size, 5),
-    game_object=Game,
-    parse_move=notation.parse_move,
-    move_name=notation.move_name,
-    legal_moves_text=notation.legal_moves_text,
-    move_help=notation.HELP,
-    mid_move=notation.mid_move,
-    terminal=notation.board_lines,
-    record=pdn.DIALECT,
+    drawing=Drawing(
+        text=render.render_text,
+        rgb=drawing.state_rgb,
+        terminal=notation.board_lines,
+    ),
+    notation=Notation(
+        from_fen=from_fen,
+        to_fen=fen.state_to_fen,
+        parse_move=notation.parse_move,
+        move_name=notation.move_name,
+        legal_moves_text=notation.legal_moves_text,
+        move_help=notation.HELP,
+        mid_move=notation.mid_move,
+        record=pdn.DIALECT,
+    ),
+    adapters=Adapters(
+        observation_dtype=np.int8,
+        pettingzoo_name="checkers_v3",
+        start=start,
+        global_state=global_state,
+        global_state_shape=lambda env: (env.board_size, env.board_size, 5),
+        game_object=Game,
+    ),
     tactical_inputs=features.tactical_inputs,
     agents=AGENTS,
-    # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
-    default_seats=("human", "alphabeta:3"),
-    perft_depth=7,
     openings={"ballots": ballots.deck},
+    defaults=Defaults(
+        # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
+        seats=("human", "alphabeta:3"),
+        perft_depth=7,
+    ),
 )

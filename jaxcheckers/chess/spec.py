@@ -10,7 +10,7 @@ from jaxcheckers.chess.env import Chess, ChessState, moves_of_the_position, stat
 from jaxcheckers.chess.fen import chess_fen
 from jaxcheckers.chess.pictures import position_rgb
 from jaxcheckers.chess.render import render
-from jaxcheckers.games import GameAgent, GameSpec
+from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, Notation
 
 _OPTIONS = ("max_steps", "insufficient_material", "threefold_repetition", "fifty_move_rule")
 
@@ -69,23 +69,31 @@ SPEC = GameSpec(
     name="chess",
     make=Chess,
     players=("white", "black"),
-    text=render,
-    rgb=position_rgb,  # drawn by matplotlib (its font has the chess glyphs)
-    from_fen=state_from_fen,
-    to_fen=chess_fen,
-    observation_dtype=np.bool_,
-    pettingzoo_name="chess_v6",
-    pettingzoo_defaults={"history": True, "max_steps": None},
-    start=start,
-    moves_of_the_position=moves_of_the_position,
-    parse_move=parse_move,
-    move_name=san.move_name,
-    legal_moves_text=legal_moves_text,
-    move_help=HELP,
-    record=pgn.DIALECT,
+    drawing=Drawing(
+        text=render,
+        rgb=position_rgb,  # drawn by matplotlib (its font has the chess glyphs)
+    ),
+    notation=Notation(
+        from_fen=state_from_fen,
+        to_fen=chess_fen,
+        parse_move=parse_move,
+        move_name=san.move_name,
+        legal_moves_text=legal_moves_text,
+        move_help=HELP,
+        record=pgn.DIALECT,
+    ),
+    adapters=Adapters(
+        observation_dtype=np.bool_,
+        pettingzoo_name="chess_v6",
+        pettingzoo_defaults={"history": True, "max_steps": None},
+        start=start,
+        moves_of_the_position=moves_of_the_position,
+    ),
     tactical_inputs=features.tactical_inputs,
     agents=AGENTS,
-    # A person plays white against alpha-beta searching 2 plies (about a second a move).
-    default_seats=("human", "alphabeta:2"),
-    perft_depth=4,
+    defaults=Defaults(
+        # A person plays white against alpha-beta searching 2 plies (about a second a move).
+        seats=("human", "alphabeta:2"),
+        perft_depth=4,
+    ),
 )

@@ -6,7 +6,7 @@ import numpy as np
 
 from jaxcheckers.draughts import drawing, fen, notation, pdn
 from jaxcheckers.draughts.env import Draughts, DraughtsState
-from jaxcheckers.games import GameAgent, GameSpec
+from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, Notation
 
 
 def from_fen(text: str, **options) -> DraughtsState:
@@ -47,19 +47,27 @@ SPEC = GameSpec(
     name="draughts",
     make=Draughts,
     players=("white", "black"),
-    text=notation.text,
-    rgb=drawing.state_rgb,
-    from_fen=from_fen,
-    to_fen=fen.state_to_fen,
-    start=start,
-    parse_move=notation.parse_move,
-    move_name=notation.move_name,
-    legal_moves_text=notation.legal_moves_text,
-    move_help=notation.HELP,
-    mid_move=notation.mid_move,
-    terminal=notation.board_lines,
-    record=pdn.DIALECT,
+    drawing=Drawing(
+        text=notation.text,
+        rgb=drawing.state_rgb,
+        terminal=notation.board_lines,
+    ),
+    notation=Notation(
+        from_fen=from_fen,
+        to_fen=fen.state_to_fen,
+        parse_move=notation.parse_move,
+        move_name=notation.move_name,
+        legal_moves_text=notation.legal_moves_text,
+        move_help=notation.HELP,
+        mid_move=notation.mid_move,
+        record=pdn.DIALECT,
+    ),
+    adapters=Adapters(
+        start=start,
+    ),
     agents=AGENTS,
-    default_seats=("human", "alphabeta:3"),
-    perft_depth=4,
+    defaults=Defaults(
+        seats=("human", "alphabeta:3"),
+        perft_depth=4,
+    ),
 )

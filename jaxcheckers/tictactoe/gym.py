@@ -62,6 +62,7 @@ from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
 from jaxcheckers.extras import needed_for
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, drawing, gym_board
+from jaxcheckers.tictactoe.spec import GYM_ID
 
 with needed_for("the Gymnasium adapter"):
     import gymnasium
@@ -71,7 +72,7 @@ with needed_for("the Gymnasium adapter"):
 
 __all__ = ["TicTacToeGymEnv", "TicTacToeVectorEnv", "register", "ENV_ID"]
 
-ENV_ID = registration.TICTACTOE_GYM_ID
+ENV_ID = GYM_ID
 SYMBOLS = {1: "X", -1: "O", 0: "."}
 PLAYER_SIGNS = (1, -1)  # tictactoe-gym's names of player ids 0 and 1
 

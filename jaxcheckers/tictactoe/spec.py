@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcheckers.games import GameAgent, GameSpec
+from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, GymnasiumEnv
 from jaxcheckers.tictactoe import drawing
 from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
 
@@ -41,6 +41,24 @@ def perfect_values(argument: str, env: TicTacToe):
     return perfect.values_from_spec(argument, env)
 
 
+# tictactoe-gym's interface (both players in one env, the absolute board): an id of its own.
+GYM_ID = "jaxcheckers/TicTacToeGym-v0"
+
+
+def gym_env(**kwargs):
+    """`gymnasium.make(GYM_ID)`'s env; the module (and Gymnasium) imported only when built."""
+    from jaxcheckers.tictactoe.gym import TicTacToeGymEnv
+
+    return TicTacToeGymEnv(**kwargs)
+
+
+def gym_vector_env(**kwargs):
+    """`gymnasium.make_vec(GYM_ID, num_envs, vectorization_mode="vector_entry_point")`'s env."""
+    from jaxcheckers.tictactoe.gym import TicTacToeVectorEnv
+
+    return TicTacToeVectorEnv(**kwargs)
+
+
 AGENTS = {
     "perfect": GameAgent(
         perfect,
@@ -54,14 +72,21 @@ SPEC = GameSpec(
     name="tictactoe",
     make=TicTacToe,
     players=("X", "O"),
-    title="TicTacToe",
     size_option="board_size",
-    text=text,
-    rgb=rgb,
-    observation_dtype=np.int8,
-    pettingzoo_name="tictactoe_v3",
-    start=start,
+    drawing=Drawing(
+        text=text,
+        rgb=rgb,
+    ),
+    adapters=Adapters(
+        title="TicTacToe",
+        observation_dtype=np.int8,
+        pettingzoo_name="tictactoe_v3",
+        start=start,
+        gymnasium_envs={GYM_ID: GymnasiumEnv(gym_env, gym_vector_env)},
+    ),
     agents=AGENTS,
-    default_seats=("human", "perfect"),
-    perft_depth=9,
+    defaults=Defaults(
+        seats=("human", "perfect"),
+        perft_depth=9,
+    ),
 )

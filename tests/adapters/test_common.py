@@ -113,7 +113,7 @@ def test_gymnasium_starts_from_a_position_as_pettingzoo_does():
 
 def test_pettingzoo_ansi_of_a_game_without_text_shows_its_observation():
     plain = dataclasses.replace(
-        games.spec(GAME), name="tictactoe_plain", text=None, rgb=None, pettingzoo_name=None
+        games.spec(GAME), name="tictactoe_plain", drawing=games.Drawing(), adapters=games.Adapters()
     )
     jaxcheckers.register(plain)
     try:

@@ -29,7 +29,8 @@ FRESH_INTERPRETER = textwrap.dedent(
     CHECKED_ELSEWHERE = ("Chess", "Checkers", "TicTacToeGym")
     for env_id in IDS:
         if env_id.split("/")[1].split("-")[0] in CHECKED_ELSEWHERE:
-            print("RESULT registered", env_id, gymnasium.spec(env_id).entry_point)
+            entry = gymnasium.spec(env_id).entry_point
+            print("RESULT registered", env_id, getattr(entry, "__qualname__", entry))
             continue
         # The smaller boards compile faster: checkers 6×6, draughts on 8×8 (Brazilian).
         options = {"Checkers": {"board_size": 6}, "Draughts": {"variant": "brazilian"}}.get(
@@ -68,7 +69,7 @@ def test_ids_resolve_check_env_passes_and_async_workers_run_in_a_fresh_interpret
         "registered jaxcheckers/Chess-v0 jaxcheckers.adapters.gymnasium:LearnerEnv",
         "checked jaxcheckers/Draughts-v0",
         "checked jaxcheckers/TicTacToe-v0",
-        "registered jaxcheckers/TicTacToeGym-v0 jaxcheckers.tictactoe.gym:TicTacToeGymEnv",
+        "registered jaxcheckers/TicTacToeGym-v0 gym_env",
         "async ok",
     ]
 
@@ -82,3 +83,28 @@ def test_importing_the_registration_loads_no_env():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_game_brings_its_own_gymnasium_ids_through_its_spec():
+    import gymnasium
+
+    from jaxcheckers import games
+    from jaxcheckers.adapters import registration
+    from jaxcheckers.tictactoe import spec as tictactoe_spec
+    from jaxcheckers.tictactoe.env import TicTacToe
+    from jaxcheckers.tictactoe.gym import TicTacToeGymEnv
+
+    own = games.GymnasiumEnv(tictactoe_spec.gym_env, tictactoe_spec.gym_vector_env)
+    adapters = games.Adapters(gymnasium_envs={"owngym/Both-v0": own})
+    game = games.register(games.GameSpec(name="own_gym", make=TicTacToe, adapters=adapters))
+    try:
+        assert "owngym/Both-v0" in registration.register_envs()
+        env = gymnasium.make("owngym/Both-v0", size=4)
+        assert isinstance(env.unwrapped, TicTacToeGymEnv)
+        assert env.reset(seed=0)[0].shape == (4, 4)
+    finally:
+        games._REGISTERED.pop(game.name, None)
+        gymnasium.registry.pop("owngym/Both-v0", None)
+    with pytest.warns(DeprecationWarning, match="jaxcheckers.tictactoe.spec.GYM_ID"):
+        old = registration.TICTACTOE_GYM_ID
+    assert old == tictactoe_spec.GYM_ID == "jaxcheckers/TicTacToeGym-v0"

@@ -237,7 +237,7 @@ def test_the_game_object_lives_in_the_game_s_folder_and_its_old_path_still_serve
     from jaxcheckers.adapters import game as old_home
     from jaxcheckers.checkers import game as new_home
 
-    assert games.spec("checkers").game_object is new_home.Game
+    assert games.spec("checkers").adapters.game_object is new_home.Game
     with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.Game"):
         assert old_home.Game is new_home.Game
     with pytest.warns(DeprecationWarning, match="jaxcheckers.checkers.game.Move"):

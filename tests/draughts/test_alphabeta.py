@@ -70,13 +70,14 @@ def test_the_best_hops_and_their_values_are_plain_minimaxs(depth, count):
 
 def test_a_finished_game_is_worth_the_movers_result():
     # White to move with no piece that can move: White has lost.
-    state = games.spec("draughts").from_fen("W:W46:B37,41")
+    state = games.spec("draughts").notation.from_fen("W:W46:B37,41")
     assert bool(state.terminated)
     assert int(alphabeta.evaluate(state)) == -alphabeta.WIN
 
 
 def test_the_agent_plays_a_best_hop_and_ties_fall_at_random():
-    state = games.spec("draughts").from_fen("W:W31,32,33:B18,19")  # quiet, several equal moves
+    # quiet, several equal moves
+    state = games.spec("draughts").notation.from_fen("W:W31,32,33:B18,19")
     agent = jax.jit(make_agent("alphabeta:2", ENV))
     plain = plain_hop_values(state, 2)
     best = {a for a, v in plain.items() if v == max(plain.values())}

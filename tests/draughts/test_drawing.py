@@ -34,7 +34,7 @@ def test_the_eight_by_eight_variants_use_the_same_numbering():
 
 
 def test_frames_show_every_piece_in_its_colour_and_kings_marked():
-    state = games.spec("draughts").from_fen("W:WK46,47:B1,K5")
+    state = games.spec("draughts").notation.from_fen("W:WK46,47:B1,K5")
     image = drawing.state_rgb(state)
     cell = image.shape[0] // 10
     assert image.shape == (320, 320, 3) and image.dtype == np.uint8
@@ -53,8 +53,8 @@ def test_frames_show_every_piece_in_its_colour_and_kings_marked():
 
 
 def test_the_frame_is_from_whites_side_whoever_is_to_move():
-    white = games.spec("draughts").from_fen("W:W46:B5")
-    black = games.spec("draughts").from_fen("B:W46:B5")
+    white = games.spec("draughts").notation.from_fen("W:W46:B5")
+    black = games.spec("draughts").notation.from_fen("B:W46:B5")
     assert np.array_equal(absolute_board(white), absolute_board(black))
     assert np.array_equal(drawing.state_rgb(white), drawing.state_rgb(black))
 
@@ -72,4 +72,4 @@ def test_svg_of_the_start_has_twenty_men_a_side_and_a_batch_draws_a_grid():
 def test_the_spec_offers_rgb_frames_to_the_adapters():
     spec = games.spec("draughts")
     assert "rgb_array" in spec.render_modes
-    assert spec.rgb(ENV.init(jax.random.key(0))).shape == (320, 320, 3)
+    assert spec.drawing.rgb(ENV.init(jax.random.key(0))).shape == (320, 320, 3)

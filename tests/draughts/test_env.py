@@ -19,7 +19,7 @@ SHUTTLE = ["46-41", "1-6", "41-46", "6-1"]
 
 def _shuttle(env, text: str, limit: int = 60) -> tuple[int, object]:
     """Plays the shuttle from the FEN until the game ends: (whole moves played, last state)."""
-    state = SPEC.from_fen(text, **_options(env))
+    state = SPEC.notation.from_fen(text, **_options(env))
     step = compiled_step(env)
     for ply in range(limit):
         if bool(state.terminated):
@@ -68,7 +68,7 @@ def test_each_draw_rule_ends_the_game_when_it_says(fen, rule, plies):
 def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
     env = Draughts()
     # White's man on 32 must take 27 and 17 (the longest capture), ending on 12... as two hops.
-    state = SPEC.from_fen("W:W32:B27,17,3", **{})
+    state = SPEC.notation.from_fen("W:W32:B27,17,3", **{})
     assert notation.legal_moves_text(env, state) == "legal moves: 32x12"
     first, second = notation.parse_move(env, state, "32x12")
     step = compiled_step(env)
@@ -79,13 +79,13 @@ def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
     assert planes[..., 2].sum() == 3
     done = step(mid, second)
     assert int(done.current_player) == 1 and not notation.mid_move(done)
-    assert SPEC.to_fen(done) == "B:W12:B3"
+    assert SPEC.notation.to_fen(done) == "B:W12:B3"
 
 
 def test_fen_round_trips_and_bad_fen_is_one_line():
     text = "B:WK31,32,40:BK1,2,19"
-    assert SPEC.to_fen(SPEC.from_fen(text)) == text
-    assert SPEC.to_fen(SPEC.from_fen("W:W31-50:B1-20")) == SPEC.to_fen(
+    assert SPEC.notation.to_fen(SPEC.notation.from_fen(text)) == text
+    assert SPEC.notation.to_fen(SPEC.notation.from_fen("W:W31-50:B1-20")) == SPEC.notation.to_fen(
         jax.jit(Draughts().reset)(jax.random.key(0))
     )
     for bad, reason in [
@@ -96,7 +96,7 @@ def test_fen_round_trips_and_bad_fen_is_one_line():
         ("W:W3:B40", "promotion row"),
     ]:
         with pytest.raises(ValueError, match=reason) as error:
-            SPEC.from_fen(bad)
+            SPEC.notation.from_fen(bad)
         assert "\n" not in str(error.value)
 
 
@@ -137,8 +137,8 @@ def test_step_runs_inside_a_vmapped_loop_as_searches_call_it():
     spec = games.spec("draughts")
     states = jax.tree.map(
         lambda *x: np.stack(x),
-        spec.from_fen("W:W28,32:B23,K19"),  # a capture, and a king among the pieces
-        spec.from_fen("W:W31,32:B18,19"),
+        spec.notation.from_fen("W:W28,32:B23,K19"),  # a capture, and a king among the pieces
+        spec.notation.from_fen("W:W31,32:B18,19"),
     )
     actions = jnp.asarray([int(np.flatnonzero(np.asarray(m))[0]) for m in states.legal_action_mask])
 

@@ -50,6 +50,6 @@ def test_py_draughts_replays_our_records_to_the_same_position(variant):
         captures += sum(move.count("x") >= 2 for move in record.moves)  # two pieces or more
         theirs = getattr(draughts, BOARDS[variant]).from_pdn(records.format_game(record))
         their_board, their_player = fen_to_board(theirs.fen, env.layout.squares)
-        our_board, our_player = fen_to_board(spec.to_fen(final), env.layout.squares)
+        our_board, our_player = fen_to_board(spec.notation.to_fen(final), env.layout.squares)
         assert their_player == our_player and their_board.tolist() == our_board.tolist()
     assert captures > 0  # the sample holds captures of several pieces, written as their paths

@@ -56,7 +56,7 @@ RULEBOOK = [
 
 def moves_of(fen: str) -> set[tuple[int, int, bool]]:
     """(start, end, captures) of each legal move of the position `fen`."""
-    state = games.spec("draughts").from_fen(fen)
+    state = games.spec("draughts").notation.from_fen(fen)
     return {(route.path[0], route.path[-1], bool(route.taken)) for route in routes(ENV, state)}
 
 
@@ -75,9 +75,9 @@ def test_the_rule_books_positions_have_its_moves(article, fen, legal):
 
 
 def test_a_man_that_passes_the_last_row_mid_capture_ends_as_a_man():  # Art. 4.15
-    state = games.spec("draughts").from_fen("W:W15:B9,10")
+    state = games.spec("draughts").notation.from_fen("W:W15:B9,10")
     (route,) = routes(ENV, state)
     for action in route.actions:
         state = ENV.step(state, action)
     assert route.path == [15, 4, 13] and route.taken == {9, 10}
-    assert games.spec("draughts").to_fen(state) == "B:W13:B"  # a man on 13, not K13
+    assert games.spec("draughts").notation.to_fen(state) == "B:W13:B"  # a man on 13, not K13

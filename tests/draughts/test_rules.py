@@ -134,7 +134,7 @@ LATTICE = "W:WK29:B11,12,13,14,21,22,23,24,31,32,33,34,41,42,43,44"
 
 def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
     env, lay = Draughts(), rules.layout("international")
-    state = games.spec("draughts").from_fen(LATTICE)
+    state = games.spec("draughts").notation.from_fen(LATTICE)
     step = compiled_step(env)
     for _ in range(3):  # the start of the move, then mid-capture along a longest capture
         board, taken = np.asarray(state.board), np.asarray(state.taken)
