@@ -25,7 +25,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from jaxcheckers.games import OpeningDeck
+from jaxcheckers.checkers.pdn import hops_of_move
+from jaxcheckers.core import compiled_step
+from jaxcheckers.games import OpeningDeck, opening, shared_env
 
 __all__ = ["Ballot", "ACF_OPENINGS", "BALLOTS", "BARRED", "deck", "DECK_GAMES"]
 
@@ -245,10 +247,6 @@ def deck(env) -> OpeningDeck:
 @functools.cache
 def _deck() -> OpeningDeck:
     """Played once a process: the actions of the first turns depend on the board size only."""
-    from jaxcheckers.checkers.pdn import hops_of_move
-    from jaxcheckers.core import compiled_step
-    from jaxcheckers.games import opening, shared_env
-
     env = shared_env("checkers")
     step = compiled_step(env)
     played = []

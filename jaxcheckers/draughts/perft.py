@@ -8,13 +8,16 @@ frontier: depth 8 from the international start keeps about a million boards (50 
 
 from __future__ import annotations
 
+import argparse
 import functools
+import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.draughts import rules
+from jaxcheckers.draughts.fen import fen_to_board
 
 __all__ = ["perft", "perft_boards", "perft_counts"]
 
@@ -107,11 +110,6 @@ def perft(depth: int, variant: str = "international", board: np.ndarray | None =
 def main(argv: list[str] | None = None) -> int:
     """`python -m jaxcheckers.draughts.perft [--variant V] [--fen FEN] DEPTH`: the counts of
     depths 1 … DEPTH, each with its time."""
-    import argparse
-    import time
-
-    from jaxcheckers.draughts.fen import fen_to_board
-
     parser = argparse.ArgumentParser(prog="python -m jaxcheckers.draughts.perft")
     parser.add_argument("depth", type=int)
     parser.add_argument("--variant", default="international", choices=rules.VARIANTS)
