@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import jaxcheckers
+from jaxcheckers import games
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.checkers.fen import state_from_fen, state_to_fen
 from jaxcheckers.checkers.notation import (
@@ -317,3 +318,21 @@ def test_one_seat_given_the_person_at_the_terminal_takes_the_other(argv, seats):
     play.add_arguments(parser)
     args = parser.parse_args(argv)
     assert play._seat_specs(args, jaxcheckers.games.spec(args.game)) == seats
+
+
+# -- draughts ---------------------------------------------------------------------------------
+
+
+def test_draughts_between_two_people_with_a_capture_typed_hop_by_hop_and_undo():
+    draughts = jaxcheckers.make("draughts")
+    start = games.spec("draughts").notation.from_fen("W:W32:B27,17,3")
+    typed = ["?", "32-28", "32x21", "undo", "32x12", "3-8"]
+    out = []
+    seats = (Seat("human"), Seat("human"))
+    state, game = play_in_terminal(draughts, seats, start, read=scripted(typed), write=out.append)
+    text = "\n".join(out)
+    assert "legal moves: 32x12" in text
+    assert "32-28 is not legal here; ? lists the legal moves" in text
+    assert "continuing the capture" in text and "taken back" in text
+    assert game.moves == ["32x21x12", "3-8"] and game.result == "*"  # records write the path
+    assert games.spec("draughts").notation.to_fen(state) == "W:W12:B8"
