@@ -217,12 +217,11 @@ class GameSpec:
 # The fields a GameSpec had flat until the parts, each now PART.FIELD: still taken by
 # `GameSpec(...)` and read as attributes for one release, with a DeprecationWarning.
 _MOVED_FIELDS = {
-    **{name: ("drawing", name) for name in ("text", "rgb", "terminal")},
-    **{field.name: ("notation", field.name) for field in dataclasses.fields(Notation)},
     **{
-        field.name: ("adapters", field.name)
-        for field in dataclasses.fields(Adapters)
-        if field.name != "gymnasium_envs"
+        field.name: (part, field.name)
+        for part, kind in (("drawing", Drawing), ("notation", Notation), ("adapters", Adapters))
+        for field in dataclasses.fields(kind)
+        if field.name != "gymnasium_envs"  # new with the parts
     },
     "default_seats": ("defaults", "seats"),
     "perft_depth": ("defaults", "perft_depth"),
@@ -244,7 +243,9 @@ def _taking_moved_fields(init):
         for name in [name for name in kwargs if name in _MOVED_FIELDS]:
             warnings.warn(_moved_message(name), DeprecationWarning, stacklevel=2)
             part, field = _MOVED_FIELDS[name]
-            given = kwargs.get(part, _PARTS[part]())
+            given, kind = kwargs.get(part, _PARTS[part]()), _PARTS[part]
+            if not isinstance(given, kind):
+                raise ValueError(f"GameSpec: {part} must be a {kind.__name__}, got {given!r}")
             kwargs[part] = dataclasses.replace(given, **{field: kwargs.pop(name)})
         init(self, *args, **kwargs)
 

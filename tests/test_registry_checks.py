@@ -91,6 +91,8 @@ def test_the_flat_fields_of_before_the_parts_still_work_for_a_release_with_a_war
         assert old.perft_depth == 4
     with pytest.raises(AttributeError, match="no attribute 'no_such_field'"):
         old.no_such_field  # noqa: B018 - the read is the test
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="must be a Drawing"):
+        games.GameSpec(name="mixed", make=TicTacToe, drawing={"rgb": None}, text=str)
 
 
 @pytest.mark.parametrize("name", [5, None, "my-game", ""])
