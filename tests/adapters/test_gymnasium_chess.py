@@ -66,6 +66,9 @@ class Replay:
         return fen
 
     def play(self, action: int) -> None:
+        # chess_utils fills its action table only as legal_moves meets each move: without this
+        # call the first action of a process is a KeyError (the test passed only after others).
+        chess_utils.legal_moves(self.board)
         self.board.push(chess_utils.action_to_move(self.board, action, self.seat))
         self._catch_up()
 
