@@ -299,10 +299,11 @@ def test_a_run_writes_its_records_and_resumes_where_it_stopped(tmp_path):
 
 
 def _trainer_with(monkeypatch, on_chunk):
-    """make_trainer whose run_updates goes through `on_chunk(call, run_updates, state, n)`."""
-    from jaxcheckers.training import ppo
+    """PPO's make_trainer, as `train` finds it (`trainer.TRAINERS`), with run_updates going
+    through `on_chunk(call, run_updates, state, n)`."""
+    from jaxcheckers.training import trainer as trainers
 
-    real = ppo.make_trainer
+    real = trainers.TRAINERS["ppo"]
     calls = []
 
     def make_trainer(*args, **kwargs):
@@ -314,7 +315,8 @@ def _trainer_with(monkeypatch, on_chunk):
 
         return trainer._replace(run_updates=run_updates)
 
-    monkeypatch.setattr(ppo, "make_trainer", make_trainer)
+    # The registry holds the function itself: patching `ppo.make_trainer` changed nothing.
+    monkeypatch.setitem(trainers.TRAINERS, "ppo", make_trainer)
 
 
 @pytest.mark.slow
