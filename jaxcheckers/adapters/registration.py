@@ -63,8 +63,7 @@ def register_envs() -> tuple[str, ...]:
         for env_id, own in game.adapters.gymnasium_envs.items():
             ids.append(env_id)
             if env_id not in gymnasium.registry:
-                own_entry = {"entry_point": own.env, "vector_entry_point": own.vector_env}
-                gymnasium.register(id=env_id, **own_entry)
+                gymnasium.register(env_id, entry_point=own.env, vector_entry_point=own.vector_env)
     return tuple(ids)
 
 
