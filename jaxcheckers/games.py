@@ -299,10 +299,11 @@ def check_spec(game: Any) -> GameSpec:
         if not all(isinstance(item, str) and item for item in pair):
             refuse(path, "two strings")
     for path in _CALLABLE_FIELDS:
-        if _read(game, path) is not None and not callable(_read(game, path)):
+        value = _read(game, path)
+        if value is not None and not callable(value):
             refuse(path, "None or a callable")
     for path in _TEXT_FIELDS:
-        if _read(game, path) is not None and not isinstance(_read(game, path), str):
+        if not isinstance(_read(game, path), (str, type(None))):
             refuse(path, "None or a str")
     depth = game.defaults.perft_depth
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:

@@ -9,7 +9,13 @@ import textwrap
 
 import pytest
 
-pytest.importorskip("gymnasium")
+gymnasium = pytest.importorskip("gymnasium")
+
+from jaxcheckers import games  # noqa: E402
+from jaxcheckers.adapters import registration  # noqa: E402
+from jaxcheckers.tictactoe import spec as tictactoe_spec  # noqa: E402
+from jaxcheckers.tictactoe.env import TicTacToe  # noqa: E402
+from jaxcheckers.tictactoe.gym import TicTacToeGymEnv  # noqa: E402
 
 FRESH_INTERPRETER = textwrap.dedent(
     """
@@ -86,14 +92,6 @@ def test_importing_the_registration_loads_no_env():
 
 
 def test_a_game_brings_its_own_gymnasium_ids_through_its_spec():
-    import gymnasium
-
-    from jaxcheckers import games
-    from jaxcheckers.adapters import registration
-    from jaxcheckers.tictactoe import spec as tictactoe_spec
-    from jaxcheckers.tictactoe.env import TicTacToe
-    from jaxcheckers.tictactoe.gym import TicTacToeGymEnv
-
     own = games.GymnasiumEnv(tictactoe_spec.gym_env, tictactoe_spec.gym_vector_env)
     adapters = games.Adapters(gymnasium_envs={"owngym/Both-v0": own})
     game = games.register(games.GameSpec(name="own_gym", make=TicTacToe, adapters=adapters))
