@@ -109,10 +109,13 @@ class Notation:
 class GymnasiumEnv:
     """An extra Gymnasium id a game brings (`Adapters.gymnasium_envs`) beside the learner env
     every game has: `env(**kwargs)` and `vector_env(num_envs, **kwargs)` build it, each
-    importing its module only when called (registering must not import Gymnasium envs)."""
+    importing its module only when called (registering must not import Gymnasium envs).
+    `metadata` is the env's own, which Gymnasium reads before it builds the env: its
+    `render_modes` let `gymnasium.make` check a render mode and offer `rgb_array_list`."""
 
     env: Callable[..., Any]
     vector_env: Callable[..., Any] | None = None
+    metadata: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -337,6 +340,7 @@ def _good_gymnasium_env(env_id: Any, env: Any) -> bool:
         and isinstance(env, GymnasiumEnv)
         and callable(env.env)
         and (env.vector_env is None or callable(env.vector_env))
+        and isinstance(env.metadata, Mapping)
     )
 
 

@@ -22,13 +22,16 @@ message.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import sys
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 from jaxcheckers.deprecation import moved_names
 from jaxcheckers.extras import needed_for
-from jaxcheckers.games import names, spec
+from jaxcheckers.games import GymnasiumEnv, names, spec
 
 with needed_for("the Gymnasium adapter"):
     import gymnasium
@@ -63,8 +66,20 @@ def register_envs() -> tuple[str, ...]:
         for env_id, own in game.adapters.gymnasium_envs.items():
             ids.append(env_id)
             if env_id not in gymnasium.registry:
-                gymnasium.register(env_id, entry_point=own.env, vector_entry_point=own.vector_env)
+                gymnasium.register(
+                    env_id, entry_point=_entry_point(own), vector_entry_point=own.vector_env
+                )
     return tuple(ids)
+
+
+def _entry_point(own: GymnasiumEnv) -> Callable[..., Any]:
+    """`own.env` carrying `own.metadata` as an attribute, where `gymnasium.make` reads it before
+    it builds the env (a class's own `metadata` would be read there; a function has none)."""
+    if not own.metadata:
+        return own.env
+    entry = functools.partial(own.env)
+    entry.metadata = dict(own.metadata)
+    return entry
 
 
 FORK_MESSAGE = (

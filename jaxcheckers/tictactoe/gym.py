@@ -62,7 +62,7 @@ from jaxcheckers.argtypes import checked_positive_int
 from jaxcheckers.core import compiled_step
 from jaxcheckers.extras import needed_for
 from jaxcheckers.tictactoe import TicTacToe, TicTacToeState, drawing, gym_board
-from jaxcheckers.tictactoe.spec import GYM_ID
+from jaxcheckers.tictactoe.spec import GYM_ID, GYM_METADATA
 
 with needed_for("the Gymnasium adapter"):
     import gymnasium
@@ -90,7 +90,7 @@ def _game(size: int, k: int | None) -> tuple[TicTacToe, TicTacToeState, Callable
 class TicTacToeGymEnv(gymnasium.Env):
     """n×n tic-tac-toe for two players taking turns in one env; see the module docstring."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
+    metadata = GYM_METADATA
 
     def __init__(self, render_mode: str | None = None, *, size: int = 3, k: int | None = None):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -43,6 +43,7 @@ def perfect_values(argument: str, env: TicTacToe):
 
 # tictactoe-gym's interface (both players in one env, the absolute board): an id of its own.
 GYM_ID = "jaxcheckers/TicTacToeGym-v0"
+GYM_METADATA = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
 
 def gym_env(**kwargs):
@@ -82,7 +83,7 @@ SPEC = GameSpec(
         observation_dtype=np.int8,
         pettingzoo_name="tictactoe_v3",
         start=start,
-        gymnasium_envs={GYM_ID: GymnasiumEnv(gym_env, gym_vector_env)},
+        gymnasium_envs={GYM_ID: GymnasiumEnv(gym_env, gym_vector_env, GYM_METADATA)},
     ),
     agents=AGENTS,
     defaults=Defaults(

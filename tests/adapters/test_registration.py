@@ -36,6 +36,7 @@ FRESH_INTERPRETER = textwrap.dedent(
     for env_id in IDS:
         if env_id.split("/")[1].split("-")[0] in CHECKED_ELSEWHERE:
             entry = gymnasium.spec(env_id).entry_point
+            entry = getattr(entry, "func", entry)  # a partial carrying the env's metadata
             print("RESULT registered", env_id, getattr(entry, "__qualname__", entry))
             continue
         # The smaller boards compile faster: checkers 6×6, draughts on 8×8 (Brazilian).

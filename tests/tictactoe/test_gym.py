@@ -145,6 +145,16 @@ def test_action_masks_and_rgb_frames():
     assert "rgb_array" in TicTacToeGymEnv.metadata["render_modes"]
 
 
+def test_gymnasium_make_reads_the_render_modes_before_building_the_env():
+    register()
+    frames = gymnasium.make(ENV_ID, render_mode="rgb_array_list")  # RenderCollection's
+    frames.reset(seed=0)
+    frames.step(4)
+    shown = frames.render()
+    assert len(shown) == 2 and all(f.shape == (96, 96, 3) for f in shown)
+    assert (shown[0] != shown[1]).any()
+
+
 def test_the_vector_env_plays_like_single_envs_and_autoresets_next_step():
     games = [[0, 3, 1, 4, 2], [4, 4], [0, 1, 2, 4, 3, 5, 7, 6, 8]]  # X wins, forfeit, draw
     envs = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point")
