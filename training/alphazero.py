@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import mctx
 import optax
 from jax.sharding import Mesh
+from jaxcheckers.training.checkpoints import initial_params
 from jaxcheckers.training.config import AlphaZeroConfig
 from jaxcheckers.training.opponents import batched_autoreset_step
 from jaxcheckers.training.precision import network_dtypes
@@ -193,10 +194,12 @@ def make_trainer(config: AlphaZeroConfig, env=None, mesh: Mesh | None = None) ->
     def replicate_all_but_games(state: TrainState) -> TrainState:
         return layout.replicate_all_but(state, GAME_FIELDS)
 
+    initial = initial_params(config, network, env)
+
     def init(key: jax.Array) -> TrainState:
         net_key, env_key, opening_key, key = jax.random.split(key, 4)
         states = jax.vmap(env.reset)(jax.random.split(env_key, config.num_envs))
-        params = network.init(net_key, states.observation[:1])
+        params = network.init(net_key, states.observation[:1]) if initial is None else initial
         every_game = jnp.ones(config.num_envs, bool)
         opening = opening_lengths(
             opening_key, every_game, jnp.zeros(config.num_envs, jnp.int32), config.opening_plies

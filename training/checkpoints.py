@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import orbax.checkpoint as ocp
 from flax import serialization
 from jax.experimental import multihost_utils
@@ -37,6 +38,7 @@ __all__ = [
     "read_config",
     "find_run_dir",
     "load_params",
+    "initial_params",
     "run_lock",
     "new_run_dir",
     "check_out",
@@ -236,6 +238,27 @@ def load_params(path: str | Path):
     params, network, _ = policy.load_params(path)
     run_dir, _ = find_run_dir(path)
     return params, network, read_config(run_dir)
+
+
+def initial_params(config: Any, network: Any, env: Any) -> Any:
+    """The parameters `config.init_params` names (a run directory, a checkpoint, or a network
+    shipped for `config.game`) to start a run from, or None for ""; ValueError unless they are
+    this run's network, trained on the same game."""
+    if not config.init_params:
+        return None
+    params, _, settings = policy.load_params(config.init_params, game=config.game)
+    dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
+    shapes = jax.eval_shape(network.init, jax.random.key(0), dummy)
+    same = jax.tree.structure(shapes) == jax.tree.structure(params) and all(
+        a.shape == b.shape
+        for a, b in zip(jax.tree.leaves(shapes), jax.tree.leaves(params), strict=True)
+    )
+    if settings.get("game") != env.id or not same:
+        raise ValueError(
+            f"init_params {config.init_params} holds another network ({settings.get('game')}, "
+            f"{settings.get('network')} {settings.get('hidden_sizes')}) than this run's"
+        )
+    return params
 
 
 # -- run directories ---------------------------------------------------------------------

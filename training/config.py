@@ -92,6 +92,9 @@ class TrainConfig(_RunLength):
     # What the network computes in: "float32", or "bfloat16" (params, optimizer state and loss
     # stay float32; training/precision.py).
     compute_dtype: str = "float32"
+    # A run directory, checkpoint or shipped network name (for this game) whose parameters, of
+    # the same network, start the run; "" starts from random ones.
+    init_params: str = ""
 
     # -- opponents --------------------------------------------------------------------------------
     # Pure self-play by default. With opponent_fraction > 0 that share of the games has one seat
@@ -375,6 +378,7 @@ class AlphaZeroConfig(_RunLength):
     conv_channels: int = 64
     conv_blocks: int = 4
     compute_dtype: str = "float32"  # as TrainConfig's
+    init_params: str = ""  # as TrainConfig's
 
     # -- evaluation (the raw policy, greedy), records and checkpoints (as TrainConfig) ------------
     eval_every: int = 25

@@ -37,6 +37,7 @@ import jax
 import jax.numpy as jnp
 import optax
 from jax.sharding import Mesh
+from jaxcheckers.training.checkpoints import initial_params
 from jaxcheckers.training.config import DistillConfig
 from jaxcheckers.training.openings import random_opening_reset
 from jaxcheckers.training.opponents import batched_autoreset_step
@@ -158,7 +159,7 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
     optimizer = optax.chain(
         optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.learning_rate)
     )
-    initial = _initial_params(config, network, env)
+    initial = initial_params(config, network, env)
     reset = random_opening_reset(env, config.opening_plies)
     weights = jnp.log(jnp.asarray(config.player_weights, jnp.float32))
     layout = Layout(mesh)
@@ -268,28 +269,6 @@ def make_trainer(config: DistillConfig, env=None, mesh: Mesh | None = None) -> T
         update=update,
         run_updates=jitted_updates(update, layout, GAME_FIELDS),
     )
-
-
-def _initial_params(config: DistillConfig, network, env):
-    """The parameters `config.init_params` names (None for ""); ValueError unless they are the
-    same network's, trained on the same game."""
-    if not config.init_params:
-        return None
-    from jaxcheckers.agents.policy import load_params
-
-    params, _, settings = load_params(config.init_params)
-    dummy = jnp.zeros((1, *env.observation_shape), jnp.float32)
-    shapes = jax.eval_shape(network.init, jax.random.key(0), dummy)
-    same = jax.tree.structure(shapes) == jax.tree.structure(params) and all(
-        a.shape == b.shape
-        for a, b in zip(jax.tree.leaves(shapes), jax.tree.leaves(params), strict=True)
-    )
-    if settings.get("game") != env.id or not same:
-        raise ValueError(
-            f"init_params {config.init_params} holds another network ({settings.get('game')}, "
-            f"{settings.get('network')} {settings.get('hidden_sizes')}) than this run's"
-        )
-    return params
 
 
 def _metrics(terms, ended, game_length, filled, update_step, config: DistillConfig) -> dict:

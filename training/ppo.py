@@ -34,6 +34,7 @@ import jax.numpy as jnp
 import optax
 from jax.sharding import Mesh
 from jaxcheckers.training.advantages import self_play_gae
+from jaxcheckers.training.checkpoints import initial_params
 from jaxcheckers.training.config import TrainConfig
 from jaxcheckers.training.losses import Batch, ppo_loss
 from jaxcheckers.training.openings import random_opening_reset
@@ -157,12 +158,13 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         return network.apply(params, observation)
 
     learn = make_learn(config, apply, optimizer, mesh)
+    initial = initial_params(config, network, env)
 
     def init(key: jax.Array) -> TrainState:
         net_key, env_key, opp_key, key = jax.random.split(key, 4)
         env_state = shard_batch(jax.vmap(reset)(jax.random.split(env_key, num_envs)))
         observation = env_state.observation[:1]
-        params = network.init(net_key, observation)
+        params = network.init(net_key, observation) if initial is None else initial
         # Games where the opponent holds seat 0 start with its move.
         opening = no_outcome(env_state)
         outcome, league = opponents.advance(params, opponents.league, opening, opp_key)

@@ -15,10 +15,18 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jaxcheckers.training.advantages import self_play_gae
-from jaxcheckers.training.checkpoints import RunCheckpoints, load_params, write_config
+from jaxcheckers.training.checkpoints import (
+    RunCheckpoints,
+    initial_params,
+    load_params,
+    write_config,
+)
 from jaxcheckers.training.config import TrainConfig, config_from_json, config_to_json, preset
 from jaxcheckers.training.losses import clipped_surrogate, value_loss
 
+import jaxcheckers
+from jaxcheckers.agents import policy
+from jaxcheckers.agents.inference import network_options
 from jaxcheckers.agents.networks import (
     make_network,
     masked_entropy,
@@ -298,6 +306,29 @@ def test_resuming_from_a_checkpoint_gives_the_same_parameters(tmp_path, changes)
     assert stored == config
     same_params = jax.tree.map(lambda a, b: bool((a == b).all()), params, halfway.params)
     assert all(jax.tree.leaves(same_params))
+
+
+def test_a_run_starts_from_another_runs_network_or_a_shipped_one(tmp_path):
+    saved = _initial_state()
+    write_config(tmp_path, TINY)
+    checkpoints = RunCheckpoints(tmp_path)
+    checkpoints.save(1, saved)
+    checkpoints.close()
+    started = jax.jit(_trainer(init_params=str(tmp_path), seed=5).init)(jax.random.PRNGKey(4))
+    for params in (started.params, started.snapshot_params):
+        assert all(jax.tree.leaves(jax.tree.map(np.array_equal, params, saved.params)))
+    other = TINY.replace(init_params=str(tmp_path), hidden_sizes=(16,))
+    with pytest.raises(ValueError, match="another network"):
+        initial_params(other, make_network(9, (3, 3, 2), hidden_sizes=(16,)), TicTacToe())
+
+    # A shipped network is looked up for the run's game (chess has its own "pretrained").
+    shipped, _, settings = policy.load_params("pretrained", game="chess")
+    shape = {"network": settings["network"], "hidden_sizes": tuple(settings["hidden_sizes"])}
+    chess = TrainConfig(game="chess", init_params="pretrained", **shape)
+    env = jaxcheckers.make("chess")
+    network = make_network(env.num_actions, env.observation_shape, **network_options(chess))
+    loaded = initial_params(chess, network, env)
+    assert all(jax.tree.leaves(jax.tree.map(np.array_equal, loaded, shipped)))
 
 
 FOUR_DEVICES = textwrap.dedent(
