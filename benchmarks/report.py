@@ -316,8 +316,10 @@ Chess, scored from A's side, the colours alternating, every game opened with 2 r
 (`jaxcheckers arena --game chess A B --games N --opening-plies 2 --seed 0 --json >
 benchmarks/results/chess_FILE.json`, `--seed 1` for a `_seed1` file; search players also
 `--batch-size 25`), on a shared 2-core CPU. `ppo:pretrained` is the shipped chess network, its
-raw policy; `mcts:ppo:pretrained:SIMS` searches with it. How it was trained and what was tried:
-docs/experiments.md.
+raw policy; `mcts:ppo:pretrained:SIMS` searches with it. The `chess_distilled_*` files hold the
+matches of the network that shipped before it (distilled from alpha-beta, and the start of the
+shipped one's PPO runs); its searches were not measured again with the new network. How both were
+trained and what was tried: docs/experiments.md.
 
 """
 

@@ -5,7 +5,8 @@
     jaxcheckers play --game chess --white ppo:pretrained     # the chess network, no search
 
 Each game ships its own: `pretrained` is the game's raw policy (checkers: a PPO run's; chess: a
-network distilled from the 2-ply alpha-beta, training/distill.py), `pretrained-alphazero` an
+network distilled from the 2-ply alpha-beta, training/distill.py, then trained on by PPO against
+random and the 1-ply alpha-beta), `pretrained-alphazero` an
 AlphaZero run's network (the better one to search with; checkers only); `mcts:pretrained`
 searches with the second (search needs mctx, the `training` extra). Each is a run's network
 parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings (<stem>.json: the
