@@ -317,9 +317,9 @@ Chess, scored from A's side, the colours alternating, every game opened with 2 r
 benchmarks/results/chess_FILE.json`, `--seed 1` for a `_seed1` file; search players also
 `--batch-size 25`), on a shared 2-core CPU. `ppo:pretrained` is the shipped chess network, its
 raw policy; `mcts:ppo:pretrained:SIMS` searches with it. The `chess_distilled_*` files hold the
-matches of the network that shipped before it (distilled from alpha-beta, and the start of the
-shipped one's PPO runs); its searches were not measured again with the new network. How both were
-trained and what was tried: docs/experiments.md.
+matches of the network that shipped as `ppo:pretrained` before it and ships now as
+`pretrained-distilled` (distilled from alpha-beta; the start of the PPO runs); its value head is
+the one to search with. How both were trained and what was tried: docs/experiments.md.
 
 """
 

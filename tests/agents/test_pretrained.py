@@ -9,6 +9,7 @@ import pytest
 
 import jaxcheckers
 from jaxcheckers.agents import make_agent, pretrained, search
+from jaxcheckers.agents.policy import load_params
 from jaxcheckers.checkers import alphabeta
 from jaxcheckers.checkers.positions import from_board
 from jaxcheckers.match import play_match
@@ -34,6 +35,7 @@ def test_the_shipped_files_are_small_and_name_their_game_and_trainer():
         (pretrained.NAME, "checkers"): "ppo",
         (pretrained.SEARCH_NAME, "checkers"): "alphazero",
         (pretrained.NAME, "chess"): "ppo",  # distilled from alpha-beta, then PPO
+        (pretrained.DISTILLED_NAME, "chess"): "distill",  # the same before PPO: to search with
     }
     assert pretrained.load()[2]["game"] == "checkers"  # a name alone: the checkers network
 
@@ -87,6 +89,18 @@ def test_the_chess_network_mates_the_random_player_rather_than_stalemating_it():
     )
     summary = summarize(match.a_score)
     assert summary.losses == 0 and summary.score >= 0.85, summary
+
+
+def test_the_distilled_chess_network_judges_a_position_for_the_search():
+    """`pretrained-distilled`'s value head was fitted to alpha-beta's scores: a queen up is good
+    for the side to move and a queen down bad. (The PPO network's value learnt how its games
+    against weak opponents ended, nearly always won, so it is not the one to search with.)"""
+    params, network, _ = load_params(pretrained.DISTILLED_NAME, game="chess")  # as mcts loads
+    from_fen = jaxcheckers.games.spec("chess").notation.from_fen
+    white_without_queen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR"
+    up, down = (from_fen(f"{white_without_queen} {side} KQkq - 0 1") for side in "bw")
+    _, values = network.apply(params, np.stack([up.observation, down.observation]))
+    assert values[0] > 0.5 and values[1] < -0.5, values
 
 
 def test_the_chess_network_plays_from_the_command_line(tmp_path, monkeypatch):
@@ -209,7 +223,9 @@ def test_mcts_ppo_names_the_ppo_network_and_pretrained_alone_the_alphazero_one(m
     monkeypatch.setattr(search, "search_agent", search_agent)
     assert make_agent("mcts:ppo:pretrained:96", ENV) == "agent"
     assert make_agent("mcts:pretrained", ENV) == "agent"
-    (ppo, _, _), (alphazero, _, _) = (pretrained.load(n) for n in pretrained.NAMES)
+    (ppo, _, _), (alphazero, _, _) = (
+        pretrained.load(n) for n in (pretrained.NAME, pretrained.SEARCH_NAME)
+    )
     same = lambda a, b: jax.tree.all(jax.tree.map(np.array_equal, a, b))  # noqa: E731
     assert same(built[0][0], ppo) and built[0][1] == 96
     assert same(built[1][0], alphazero) and built[1][1] == 64

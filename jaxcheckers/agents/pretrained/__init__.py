@@ -3,12 +3,16 @@
     jaxcheckers play --white ppo:pretrained                  # the checkers PPO policy, no search
     jaxcheckers play --white mcts:pretrained                 # the AlphaZero network with search
     jaxcheckers play --game chess --white ppo:pretrained     # the chess network, no search
+    jaxcheckers play --game chess --white mcts:ppo:pretrained-distilled:256  # chess, searching
 
 Each game ships its own: `pretrained` is the game's raw policy (checkers: a PPO run's; chess: a
 network distilled from the 2-ply alpha-beta, training/distill.py, then trained on by PPO against
-random and the 1-ply alpha-beta), `pretrained-alphazero` an
-AlphaZero run's network (the better one to search with; checkers only); `mcts:pretrained`
-searches with the second (search needs mctx, the `training` extra). Each is a run's network
+random and the 1-ply alpha-beta), `pretrained-alphazero` an AlphaZero run's network (the better
+one to search with; checkers only), `pretrained-distilled` the chess network as distilled,
+before PPO (chess only: its value head, fitted to alpha-beta's scores, judges a position, so it
+is the one to search with, where PPO's value learnt only how its games against weak opponents
+ended). `mcts:pretrained` searches with `pretrained-alphazero`, `mcts:ppo:NAME` with the network
+NAME (search needs mctx, the `training` extra). Each is a run's network
 parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings (<stem>.json: the
 trainer, the game, its options and the network's shape), in files named after the game. Reading
 and playing them needs jax, numpy and msgpack only (`jaxcheckers.agents.inference` applies the
@@ -35,16 +39,17 @@ from jaxcheckers.checkpoints import CHECKSUM_FILE, tree_digest
 from jaxcheckers.games import DEFAULT
 
 __all__ = [
-    "NAME", "SEARCH_NAME", "NAMES", "DIRECTORY", "stem", "games", "load",
+    "NAME", "SEARCH_NAME", "DISTILLED_NAME", "NAMES", "DIRECTORY", "stem", "games", "load",
     "read_params", "record_checksums", "verify",
 ]  # fmt: skip
 
 NAME = "pretrained"
 SEARCH_NAME = "pretrained-alphazero"
+DISTILLED_NAME = "pretrained-distilled"
 DIRECTORY = Path(__file__).parent
 # name -> its file stem in DIRECTORY for a game (<stem>.msgpack: the params, <stem>.json: the
 # settings)
-NAMES = {NAME: "{game}", SEARCH_NAME: "{game}-alphazero"}
+NAMES = {NAME: "{game}", SEARCH_NAME: "{game}-alphazero", DISTILLED_NAME: "{game}-distilled"}
 
 _NDARRAY = 1  # flax.serialization's msgpack extension code for an array
 
