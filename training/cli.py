@@ -378,7 +378,9 @@ def run(args: argparse.Namespace) -> int:
 
     # Everything that can refuse the settings runs before any file is written.
     mesh = data_mesh(jax.devices())
-    trainer = make_trainer(config, mesh=mesh)
+    # A resumed run's parameters come from its checkpoint: the network it started from
+    # (--init-params) is not read again, and may be gone.
+    trainer = make_trainer(config.replace(init_params="") if args.resume else config, mesh=mesh)
     check_opponents(trainer, args)
     evaluators = make_evaluators(trainer)
     if run_dir is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import socket
 import time
 
@@ -317,6 +318,20 @@ def _trainer_with(monkeypatch, on_chunk):
 
     # The registry holds the function itself: patching `ppo.make_trainer` changed nothing.
     monkeypatch.setitem(trainers.TRAINERS, "ppo", make_trainer)
+
+
+def test_a_run_started_from_another_resumes_after_that_one_is_gone(tmp_path):
+    """--init-params starts a run from another run's network; once the run has checkpoints of
+    its own, resuming it needs only them, not the run it started from."""
+    source, run_dir = tmp_path / "source", tmp_path / "run"
+    assert main([*TINY_RUN, "--total-steps", str(TINY_STEPS), "--out", str(source)]) == 0
+    started = [*TINY_RUN, "--init-params", str(source), "--total-steps", str(TINY_STEPS)]
+    assert main([*started, "--out", str(run_dir)]) == 0
+    assert json.loads((run_dir / "config.json").read_text())["init_params"] == str(source)
+    shutil.rmtree(source)
+    more = str(2 * TINY_STEPS)
+    assert main(["train", "--resume", str(run_dir), "--total-steps", more, "--no-progress"]) == 0
+    assert metric_updates(run_dir) == [1, 2]
 
 
 @pytest.mark.slow
