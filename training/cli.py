@@ -101,6 +101,7 @@ OVERRIDES = {
     "opponent_fraction": fraction,
     "num_simulations": positive_int,
     "opening_plies": non_negative_int,
+    "openings": str,  # checked by the trainer against the game's decks
     "conv_channels": positive_int,
     "conv_blocks": positive_int,
     "teacher": str,

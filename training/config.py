@@ -113,6 +113,9 @@ class TrainConfig(_RunLength):
     # match's random openings lead to, which a learner that always starts from the initial
     # position meets too rarely.
     opening_plies: int = 0
+    # An opening deck of the game (`GameSpec.openings`: checkers' "ballots") that every training
+    # game starts from, one opening drawn at random, before its random turns; "" for none.
+    openings: str = ""
 
     # -- evaluation, records and checkpoints (host side, between jitted chunks) -------------------
     eval_every: int = 25  # updates; 0 turns evaluation during training off

@@ -37,7 +37,7 @@ from jaxcheckers.training.advantages import self_play_gae
 from jaxcheckers.training.checkpoints import initial_params
 from jaxcheckers.training.config import TrainConfig
 from jaxcheckers.training.losses import Batch, ppo_loss
-from jaxcheckers.training.openings import random_opening_reset
+from jaxcheckers.training.openings import training_reset
 from jaxcheckers.training.opponents import (
     StepOutcome,
     batched_autoreset_step,
@@ -142,7 +142,8 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         **network_options(config),
         **network_dtypes(config),
     )
-    reset = random_opening_reset(env, config.opening_plies)  # every training game's start
+    # every training game's start
+    reset = training_reset(env, config.game, config.openings, config.opening_plies)
     opponents = make_opponents(config, env, network, reset)
     optimizer = make_optimizer(config)
     num_envs = config.num_envs

@@ -1,12 +1,15 @@
-"""Random opening turns for training games (training/openings.py)."""
+"""How training games open: random turns, and a game's opening deck (training/openings.py)."""
 
 from __future__ import annotations
 
 import jax
 import numpy as np
-from jaxcheckers.training.openings import random_opening_reset
+import pytest
+from jaxcheckers.training.openings import random_opening_reset, training_reset
 
 import jaxcheckers
+from jaxcheckers.checkers import ballots
+from jaxcheckers.core import compiled_step
 from jaxcheckers.tictactoe import TicTacToe
 
 KEYS = jax.random.split(jax.random.key(0), 400)
@@ -75,3 +78,54 @@ def test_the_ppo_trainer_starts_its_games_after_random_turns():
         marks[turns] = np.abs(np.asarray(state.env_state.board)).sum(axis=1)
     assert marks[0].max() == 0
     assert set(marks[3].tolist()) == {0, 1, 2, 3}
+
+
+def _ballot_positions(env) -> set[bytes]:
+    """The observation after each of the 156 ballots, played hop by hop from the start."""
+    step, positions = compiled_step(env), set()
+    for actions in ballots.deck(env).actions:
+        state = env.reset(jax.random.key(0))
+        for action in actions[actions >= 0]:
+            state = step(state, np.int32(action))
+        positions.add(np.asarray(state.observation).tobytes())
+    return positions
+
+
+def test_checkers_training_games_open_from_the_ballots():
+    env = jaxcheckers.make("checkers")
+    positions = _ballot_positions(env)
+    assert len(positions) == 156
+    states = jax.device_get(jax.jit(jax.vmap(training_reset(env, "checkers", "ballots", 0)))(KEYS))
+    opened = [row.tobytes() for row in states.observation]
+    assert set(opened) <= positions
+    assert len(set(opened)) > 110  # 400 draws of 156 ballots: about 146 distinct expected
+    assert (states.step_count >= 3).all() and (states.jumper == -1).all()
+    # Random turns after the ballot: some games leave the deck's positions, none is over.
+    turned = jax.device_get(jax.jit(jax.vmap(training_reset(env, "checkers", "ballots", 2)))(KEYS))
+    left = sum(row.tobytes() not in positions for row in turned.observation)
+    assert 200 < left < 400  # two thirds take one or two turns (267 expected)
+    assert not turned.terminated.any()
+
+
+@pytest.mark.parametrize(
+    ("game", "deck", "message"),
+    [
+        ("checkers", "nope", "not a deck of checkers (its decks: ballots)"),
+        ("tictactoe", "ballots", "not a deck of tictactoe (it has no opening deck)"),
+    ],
+)
+def test_a_deck_the_game_lacks_is_refused(game, deck, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        training_reset(jaxcheckers.make(game), game, deck, 0)
+
+
+def test_the_ppo_trainer_opens_its_games_from_the_ballots():
+    from jaxcheckers.training.config import TrainConfig
+    from jaxcheckers.training.ppo import make_trainer
+
+    config = TrainConfig(num_envs=64, rollout_length=4, total_steps=64 * 4, openings="ballots")
+    state = jax.jit(make_trainer(config).init)(jax.random.key(1))
+    positions = _ballot_positions(jaxcheckers.make("checkers"))
+    # The learner moves first in every game (no opponents): the start is the ballot's position.
+    opened = {row.tobytes() for row in np.asarray(state.env_state.observation)}
+    assert opened <= positions and len(opened) > 30
