@@ -59,8 +59,9 @@ TABLE_HEADER = [
 
 
 def markdown_table(reports: list[dict]) -> str:
-    """One row per saved pairing: games played, W / D / L for A, score and its 95% CI, A's
-    score with black and with white, ballots A lost with both colours, wall time."""
+    """One row per saved pairing: games played (and the seed, if not 0), W / D / L for A, score
+    and its 95% CI, A's score with black and with white, ballots A lost with both colours, wall
+    time."""
     return "\n".join([*TABLE_HEADER, *(table_row(r) for r in reports)])
 
 
@@ -77,6 +78,8 @@ def table_row(r: dict) -> str:
     lost = sum(1 for v in pairs.values() if len(v) == 2 and max(v) == 0)
     black, white = (f"{np.mean(c):.3f}" if c else "-" for c in by_colour)
     played = f"{r['games_played']}" + ("" if r["complete"] else f" of {r['games_planned']}")
+    seed = re.search(r"--seed (\d+)", r["command"])  # another seed: other alpha-beta tie-breaks
+    played += f", seed {seed[1]}" if seed and seed[1] != "0" else ""
     return (
         f"| `{r['a']}` | `{r['b']}` | {played} | {s['wins']} / {s['draws']} / {s['losses']} "
         f"| {s['score']:.3f} [{s['score_low']:.3f}, {s['score_high']:.3f}] | {black} | "

@@ -294,6 +294,18 @@ def test_the_ballots_table_leaves_out_a_damaged_file_in_one_line(tmp_path, monke
     assert len(rows) == 1 and rows[0].startswith("| `random` | `random` | 2 |")
 
 
+def test_the_ballots_table_names_a_seed_other_than_0(tmp_path, monkeypatch, capsys):
+    from benchmarks import ballots as script
+
+    monkeypatch.setattr(script, "RESULTS", tmp_path)
+    for seed in ("0", "3"):
+        out = str(tmp_path / f"{seed}.json")
+        argv = ["random", "random", "--games", "2", "--seed", seed, "--out", out]
+        assert _run_script(monkeypatch, capsys, *argv)[0] == 0
+    rows = _run_script(monkeypatch, capsys, "--table")[1].splitlines()[2:]
+    assert [row.split(" | ")[2] for row in rows] == ["2", "2, seed 3"]
+
+
 def test_a_ctrl_c_just_after_a_save_counts_the_games_the_file_took(tmp_path, monkeypatch, capsys):
     from benchmarks import ballots as script
 
