@@ -305,7 +305,9 @@ Checkers, every game opened with one of the ACF's 156 three-move ballots, each w
 (`jaxcheckers arena A B --openings ballots`; 312 games a pairing, fewer where the table says),
 scored from A's side, on a shared 2-core CPU. `python -m benchmarks.ballots A B [--games N]`
 plays one pairing and saves it to `benchmarks/results/ballots/A_vs_B.json` after every batch;
-what the figures mean and what was tried: docs/experiments.md.
+another `--seed` changes only alpha-beta's choices among equal moves. `ppo:pretrained-hour` is
+the checkers network that shipped as `ppo:pretrained` until 2026-11-30 (the rows under that
+name were played by it); what the figures mean and what was tried: docs/experiments.md.
 
 """
 

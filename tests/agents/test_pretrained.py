@@ -33,6 +33,7 @@ def test_the_shipped_files_are_small_and_name_their_game_and_trainer():
             trainers[name, game] = settings.get("algo", "ppo")
     assert trainers == {
         (pretrained.NAME, "checkers"): "ppo",
+        (pretrained.HOUR_NAME, "checkers"): "ppo",  # the same before its last PPO run
         (pretrained.SEARCH_NAME, "checkers"): "alphazero",
         (pretrained.NAME, "chess"): "ppo",  # distilled from alpha-beta, then PPO
         (pretrained.DISTILLED_NAME, "chess"): "distill",  # the same before PPO: to search with
@@ -133,8 +134,9 @@ b . . . . . . .
 . . . . . . . .
 """
 
-# White to move in positions from ppo:pretrained's games over the ballots, where its raw policy
-# loses two or more men by alpha-beta to depth 5 (found by scanning its games against alphabeta:3).
+# White to move in positions from the games over the ballots of ppo:pretrained-hour (the checkers
+# network that shipped as ppo:pretrained before), where its raw policy loses two or more men by
+# alpha-beta to depth 5 (found by scanning its games against alphabeta:3).
 BLUNDERS = [
     """
     . . . . . b . b
@@ -188,14 +190,14 @@ def test_search_with_the_ppo_network_mends_its_raw_policys_blunders():
     roots = jax.jit(jax.vmap(lambda s: alphabeta.root_values(s.position, s.jumper, depth=5, n=8)))(
         batch
     )
-    params, network, _ = pretrained.load(pretrained.NAME)
+    params, network, _ = pretrained.load(pretrained.HOUR_NAME)
 
     def flipped(params, states):
         logits, value = network.apply(params, states.observation)
         return logits, -value
 
-    raw = jax.jit(make_agent("ppo:pretrained", ENV))
-    searched = jax.jit(make_agent("mcts:ppo:pretrained:64", ENV))
+    raw = jax.jit(make_agent(f"ppo:{pretrained.HOUR_NAME}", ENV))
+    searched = jax.jit(make_agent(f"mcts:ppo:{pretrained.HOUR_NAME}:64", ENV))
     wrong_sign = jax.jit(search.search_agent(ENV, flipped, params, num_simulations=64))
     key = jax.random.key(0)
     for i, state in enumerate(states):

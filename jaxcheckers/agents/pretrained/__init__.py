@@ -5,14 +5,16 @@
     jaxcheckers play --game chess --white ppo:pretrained     # the chess network, no search
     jaxcheckers play --game chess --white mcts:ppo:pretrained-distilled:256  # chess, searching
 
-Each game ships its own: `pretrained` is the game's raw policy (checkers: a PPO run's; chess: a
-network distilled from the 2-ply alpha-beta, training/distill.py, then trained on by PPO against
-random and the 1-ply alpha-beta), `pretrained-alphazero` an AlphaZero run's network (the better
-one to search with; checkers only), `pretrained-distilled` the chess network as distilled,
-before PPO (chess only: its value head, fitted to alpha-beta's scores, judges a position, so it
-is the one to search with, where PPO's value learnt only how its games against weak opponents
-ended). `mcts:pretrained` searches with `pretrained-alphazero`, `mcts:ppo:NAME` with the network
-NAME (search needs mctx, the `training` extra). Each is a run's network
+Each game ships its own: `pretrained` is the game's raw policy (checkers: the `hour` preset's PPO
+run, then PPO against the 3- and 4-ply alpha-beta, at the end from the ballots; chess: a network
+distilled from the 2-ply alpha-beta, training/distill.py, then trained on by PPO against random
+and the 1-ply alpha-beta), `pretrained-hour` the checkers network as the `hour` preset left it
+(checkers only; it shipped as `pretrained` before), `pretrained-alphazero` an AlphaZero run's
+network (the better one to search with; checkers only), `pretrained-distilled` the chess network
+as distilled, before PPO (chess only: its value head, fitted to alpha-beta's scores, judges a
+position, so it is the one to search with, where PPO's value learnt only how its games against
+weak opponents ended). `mcts:pretrained` searches with `pretrained-alphazero`, `mcts:ppo:NAME`
+with the network NAME (search needs mctx, the `training` extra). Each is a run's network
 parameters (<stem>.msgpack, flax's msgpack layout) and the run's settings (<stem>.json: the
 trainer, the game, its options and the network's shape), in files named after the game. Reading
 and playing them needs jax, numpy and msgpack only (`jaxcheckers.agents.inference` applies the
@@ -39,17 +41,23 @@ from jaxcheckers.checkpoints import CHECKSUM_FILE, tree_digest
 from jaxcheckers.games import DEFAULT
 
 __all__ = [
-    "NAME", "SEARCH_NAME", "DISTILLED_NAME", "NAMES", "DIRECTORY", "stem", "games", "load",
-    "read_params", "record_checksums", "verify",
+    "NAME", "SEARCH_NAME", "DISTILLED_NAME", "HOUR_NAME", "NAMES", "DIRECTORY", "stem", "games",
+    "load", "read_params", "record_checksums", "verify",
 ]  # fmt: skip
 
 NAME = "pretrained"
 SEARCH_NAME = "pretrained-alphazero"
 DISTILLED_NAME = "pretrained-distilled"
+HOUR_NAME = "pretrained-hour"
 DIRECTORY = Path(__file__).parent
 # name -> its file stem in DIRECTORY for a game (<stem>.msgpack: the params, <stem>.json: the
 # settings)
-NAMES = {NAME: "{game}", SEARCH_NAME: "{game}-alphazero", DISTILLED_NAME: "{game}-distilled"}
+NAMES = {
+    NAME: "{game}",
+    SEARCH_NAME: "{game}-alphazero",
+    DISTILLED_NAME: "{game}-distilled",
+    HOUR_NAME: "{game}-hour",
+}
 
 _NDARRAY = 1  # flax.serialization's msgpack extension code for an array
 
