@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from jaxcheckers.agents import agent_specs
-from jaxcheckers.games import DEFAULT, OpeningDeck, make, names, spec
+from jaxcheckers.games import DEFAULT, OpeningDeck, make, names, opening_deck, spec
 
 __all__ = [
     "MAX_SEED",
@@ -292,13 +292,12 @@ def check_openings(args: argparse.Namespace) -> None:
     `--opening-plies` (checked before any env is built)."""
     if args.openings is None:
         return
-    decks = spec(args.game).openings
-    if args.openings not in decks:
-        have = f"its decks: {', '.join(decks)}" if decks else "it has no opening deck"
+    try:
+        opening_deck(args.game, args.openings)
+    except ValueError as error:
         raise ValueError(
-            f"--openings {args.openings}: not a deck of {args.game} ({have}); "
-            "use --opening-plies for random opening turns"
-        )
+            f"--openings {args.openings}: {error}; use --opening-plies for random opening turns"
+        ) from None
     if args.opening_plies:
         raise ValueError(f"--openings {args.openings} sets the opening: leave out --opening-plies")
 
@@ -311,7 +310,7 @@ def openings_from_arguments(args: argparse.Namespace, env) -> tuple[OpeningDeck 
         games = DEFAULT_GAMES if args.games is None else args.games
         plies = args.opening_plies
         return None, games, args.default_opening_plies if plies is None else plies
-    deck = spec(args.game).openings[args.openings](env)
+    deck = opening_deck(args.game, args.openings)(env)
     whole = 2 * len(deck.names)
     games = whole if args.games is None else args.games
     if games % 2:

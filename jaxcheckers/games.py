@@ -40,6 +40,7 @@ __all__ = [
     "register",
     "check_spec",
     "spec",
+    "opening_deck",
     "names",
     "make",
     "shared_env",
@@ -386,6 +387,16 @@ def spec(name: str) -> GameSpec:
         if entry.name == name:
             return _registered_entry(entry)
     raise ValueError(f"unknown game {name!r}; available: {', '.join(names())}")
+
+
+def opening_deck(game: str, deck: str) -> Callable[[Env], OpeningDeck]:
+    """The game's opening deck called `deck`, as `deck(env)`; ValueError, one line, naming the
+    decks the game has, for any other."""
+    decks = spec(game).openings
+    if deck not in decks:
+        have = f"its decks: {', '.join(decks)}" if decks else "it has no opening deck"
+        raise ValueError(f"not a deck of {game} ({have})")
+    return decks[deck]
 
 
 def make(name: str, **options) -> Env:

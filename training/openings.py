@@ -13,8 +13,7 @@ import jax.numpy as jnp
 
 from jaxcheckers.agents.random import random_agent
 from jaxcheckers.core import tree_where
-from jaxcheckers.games import OpeningDeck
-from jaxcheckers.games import spec as game_spec
+from jaxcheckers.games import OpeningDeck, opening_deck
 
 __all__ = ["random_opening_reset", "deck_reset", "training_reset"]
 
@@ -25,11 +24,11 @@ def training_reset(env, game: str, deck_name: str, turns: int) -> Callable[[jax.
     one line, for a deck the game lacks."""
     if not deck_name:
         return random_opening_reset(env, turns)
-    decks = game_spec(game).openings
-    if deck_name not in decks:
-        have = f"its decks: {', '.join(decks)}" if decks else "it has no opening deck"
-        raise ValueError(f"openings {deck_name!r}: not a deck of {game} ({have})")
-    return random_opening_reset(env, turns, start=deck_reset(env, decks[deck_name](env)))
+    try:
+        deck = opening_deck(game, deck_name)(env)
+    except ValueError as error:
+        raise ValueError(f"openings {deck_name!r}: {error}") from None
+    return random_opening_reset(env, turns, start=deck_reset(env, deck))
 
 
 def deck_reset(env, deck: OpeningDeck) -> Callable[[jax.Array], object]:
