@@ -325,8 +325,9 @@ ACCELERATOR_PRESETS = ("gpu", "gpu-fast")
 # Env steps per second of whole runs (compiles, evaluations and checkpoints included), for the
 # time `jaxcheckers train` announces: (algo, preset, jax backend) -> rate, where measured.
 MEASURED_RATES: dict[tuple[str, str, str], float] = {
-    # 2.5 M steps in 4 min 39 s on the 2-core CPU, other jobs sharing it (docs/experiments.md)
-    ("ppo", "quick", "cpu"): 8_960,
+    # `make train`: 2.5 M steps in 61 s (the command 63 s) on a quiet 2-core AMD EPYC,
+    # 2026-11-30; an older machine shared with other jobs ran 8,960 (docs/experiments.md)
+    ("ppo", "quick", "cpu"): 41_000,
     # 40 M steps in 34.4 min on the same CPU (docs/experiments.md)
     ("ppo", "long", "cpu"): 19_400,
     # ppo:pretrained's run: 12.1 M steps in about an hour on the same CPU (docs/experiments.md)

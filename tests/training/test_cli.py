@@ -104,16 +104,16 @@ def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured()
     from jaxcheckers.training.cli import plan_line
     from jaxcheckers.training.config import preset
 
-    # 2,500,000 steps (305 updates of 8,192) at the 8,960 steps/s measured: 279 s.
+    # 2,498,560 steps (305 updates of 8,192) at the 41,000 steps/s measured: 61 s.
     line = plan_line(preset("quick"), "quick", "cpu", "TFRT_CPU_0")
     assert line.startswith("on TFRT_CPU_0 (cpu): ppo preset quick, 2,498,560 env steps")
-    assert "about 5 min" in line
+    assert "about 1 min at the ~41,000 steps/s measured" in line
     line = plan_line(preset("gpu-fast"), "gpu-fast", "gpu", "cuda:0")
     assert "no measured rate" in line and "about" not in line
     assert "the run's own settings" in plan_line(preset("quick"), None, "cpu", "cpu:0")
     # Fewer steps (4 updates of 8,192) keep the measured rate; another batch voids it.
     line = plan_line(preset("quick", total_steps=40_000), "quick", "cpu", "cpu:0")
-    assert "32,768 env steps, under a minute at the ~8,960 steps/s measured" in line
+    assert "32,768 env steps, under a minute at the ~41,000 steps/s measured" in line
     line = plan_line(preset("quick", num_envs=16), "quick", "cpu", "cpu:0")
     assert "no estimate" in line and "about" not in line
 
