@@ -105,9 +105,10 @@ cd "$WORK" || exit 1
 export PYTHONUNBUFFERED=1
 
 if [ "$SMOKE" = 1 ]; then
+    # Steps that no machine plays in half a minute, so that the resumed call has some left.
     TTS_ARGS=(--preset quick --game tictactoe --num-envs 16 --rollout-length 8 --hidden-sizes 16
-              --num-minibatches 2 --minutes 0.5 --marks 1 --against random --eval-games 8
-              --chunk 2)
+              --num-minibatches 2 --total-steps 1000000000 --minutes 0.5 --marks 1
+              --against random --eval-games 8 --chunk 2)
     [ -n "$RESUME" ] && TTS_ARGS=(--minutes 0.5 --marks 1e6 --against random --eval-games 8 --chunk 2)
     AB_ARGS=(--variants quick quick@bfloat16 --num-envs 16 --rollout-length 8 --runs 1
              --pieces learn update)

@@ -17,11 +17,12 @@ update, whichever comes first, and is scored once more there.
 
 Results go to benchmarks/results/time_to_strength_<device>.json, one entry per label (by default
 the algorithm and preset, with any overrides), merged into what the file already holds and
-written at every point; `--plot` (and `python -m benchmarks.report`) draws every entry of every
-such file as score against minutes into time_to_strength.png. `--run-dir` also leaves a run
-directory (config.json, metrics.jsonl, the points, the last checkpoint) that `--resume` goes on
-with (a SIGTERM stops the run after the chunk in flight and still saves it), as does
-`jaxcheckers train --resume`; `ppo:DIR` plays its network.
+written at every point; a label the file holds already is refused before training unless the
+run is resumed or `--replace` is given. `--plot` (and `python -m benchmarks.report`) draws every
+entry of every such file as score against minutes into time_to_strength.png. `--run-dir` also
+leaves a run directory (config.json, metrics.jsonl, the points, the last checkpoint) that
+`--resume` goes on with (a SIGTERM stops the run after the chunk in flight and still saves it),
+as does `jaxcheckers train --resume`; `ppo:DIR` plays its network.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from jaxcheckers.training.trainer import make_trainer
 from benchmarks.common import RESULTS_DIR, machine
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import (
+    check_writable,
+    check_writable_folder,
     non_negative_int,
     positive_float,
     positive_int,
@@ -243,17 +246,24 @@ def saved_points(run_dir: Path) -> dict:
     return saved
 
 
+def saved_results(path: Path) -> dict:
+    """The results file at `path` ({"runs": {}} where there is none yet); ValueError for a file
+    that is not one."""
+    if not path.exists():
+        return {"runs": {}}
+    try:
+        results = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON ({error}): move it away first") from None
+    if not isinstance(results, dict) or not isinstance(results.get("runs"), dict):
+        raise ValueError(f"{path} holds no 'runs' object: not a time_to_strength file")
+    return results
+
+
 def merge(path: Path, label: str, entry: dict) -> dict:
     """The results file at `path` with `entry` under `label` (an entry already there under that
     label is replaced; every other one is kept)."""
-    results = {"runs": {}}
-    if path.exists():
-        try:
-            results = json.loads(path.read_text())
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path} is not valid JSON ({error}): move it away first") from None
-        if not isinstance(results, dict) or not isinstance(results.get("runs"), dict):
-            raise ValueError(f"{path} holds no 'runs' object: not a time_to_strength file")
+    results = saved_results(path)
     results["runs"][label] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
@@ -316,6 +326,28 @@ def _label(algo: str, name: str, changes: dict) -> str:
     return " ".join([f"{algo}:{name}", *shown])
 
 
+def check_results_file(path: Path, label: str, *, replace: bool) -> None:
+    """ValueError, before any training, unless the run's points can go to `path`: a writable
+    time_to_strength file without an entry of `label` (unless `replace`: a resumed run, or
+    --replace), so that a trial run never replaces a published figure."""
+    check_writable(path)
+    if not replace and label in saved_results(path)["runs"]:
+        raise ValueError(
+            f"{path} already holds the entry {label!r}: --replace replaces it, --label NAME "
+            "adds another, --out FILE writes elsewhere"
+        )
+
+
+def check_new_run_dir(run_dir: Path) -> None:
+    """ValueError, before any training, unless `run_dir` can be a new run directory."""
+    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+        raise ValueError(
+            f"--run-dir {run_dir} is not an empty directory (an earlier run?): continue it with "
+            f"--resume {run_dir}, or choose another"
+        )
+    check_writable_folder(run_dir)
+
+
 def main(argv: list[str] | None = None) -> int:
     started = process_started()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -351,6 +383,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", default=None, help="the entry's name in the results file")
     parser.add_argument("--out", default=None, help="results file (default: by device)")
     parser.add_argument("--run-dir", default=None, help="also leave a run directory here")
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the results file's entry of the same label (refused without it)",
+    )
     parser.add_argument(
         "--resume",
         metavar="RUN_DIR",
@@ -428,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(),
     }
     path = Path(args.out) if args.out else results_path(device)
+    try:
+        check_results_file(path, label, replace=bool(args.resume or args.replace))
+        if args.run_dir:
+            check_new_run_dir(Path(args.run_dir))
+    except ValueError as error:
+        parser.error(str(error))
     # SIGTERM (a time box's `timeout`) ends the run after the chunk in flight, still saved.
     stopped = []
     signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))

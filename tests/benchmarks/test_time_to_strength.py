@@ -86,6 +86,30 @@ def test_a_bad_option_is_refused_before_training(capsys):
     assert "--gamma is no setting of the alphazero trainer" in capsys.readouterr().err
 
 
+def test_a_published_entry_a_bad_out_or_an_earlier_run_dir_is_refused_before_training(
+    tmp_path, capsys, monkeypatch
+):
+    label = "ppo:quick num_envs=16 rollout_length=8 total_steps=384 num_minibatches=2 " + (
+        "game=tictactoe hidden_sizes=16"
+    )
+    out = tmp_path / "tts.json"
+    published = json.dumps({"runs": {label: {"points": [1]}}})
+    out.write_text(published)
+    monkeypatch.setattr(tts, "run", lambda *args, **kwargs: pytest.fail("it trained"))
+    earlier_run = tmp_path / "earlier"
+    earlier_run.mkdir()
+    (earlier_run / "config.json").write_text("{}")
+    for extra, message in [
+        ([], f"already holds the entry {label!r}: --replace replaces it"),
+        (["--label", "x", "--out", str(tmp_path / "no" / "such" / "dir.json")], "cannot write"),
+        (["--label", "x", "--run-dir", str(earlier_run)], "is not an empty directory"),
+    ]:
+        with pytest.raises(SystemExit):
+            tts.main([*TINY, "--out", str(out), *extra])
+        assert message in capsys.readouterr().err
+    assert out.read_text() == published
+
+
 @pytest.mark.slow
 def test_a_stopped_run_resumes_with_its_clock_and_points(tmp_path):
     config = preset(
