@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 import jax
-from jaxcheckers.training.checkpoints import read_config
+from jaxcheckers.training.checkpoints import check_out, read_config
 from jaxcheckers.training.cli import OVERRIDES
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of, config_to_json, preset
 from jaxcheckers.training.evaluation import make_policy_evaluator
@@ -338,16 +338,6 @@ def check_results_file(path: Path, label: str, *, replace: bool) -> None:
         )
 
 
-def check_new_run_dir(run_dir: Path) -> None:
-    """ValueError, before any training, unless `run_dir` can be a new run directory."""
-    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
-        raise ValueError(
-            f"--run-dir {run_dir} is not an empty directory (an earlier run?): continue it with "
-            f"--resume {run_dir}, or choose another"
-        )
-    check_writable_folder(run_dir)
-
-
 def main(argv: list[str] | None = None) -> int:
     started = process_started()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -468,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_results_file(path, label, replace=bool(args.resume or args.replace))
         if args.run_dir:
-            check_new_run_dir(Path(args.run_dir))
+            check_out(Path(args.run_dir), "--run-dir")
+            check_writable_folder(args.run_dir)
     except ValueError as error:
         parser.error(str(error))
     # SIGTERM (a time box's `timeout`) ends the run after the chunk in flight, still saved.

@@ -264,11 +264,12 @@ def initial_params(config: Any, network: Any, env: Any) -> Any:
 # -- run directories ---------------------------------------------------------------------
 
 
-def check_out(path: Path) -> None:
+def check_out(path: Path, flag: str = "--out") -> None:
+    """ValueError unless `path` (given as `flag`) can be a new run's directory: new or empty."""
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise ValueError(
-            f"--out {path} is not an empty directory (an earlier run?): continue that run "
-            f"with --resume {path}, or choose another --out"
+            f"{flag} {path} is not an empty directory (an earlier run?): continue that run "
+            f"with --resume {path}, or choose another {flag}"
         )
 
 
