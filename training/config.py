@@ -330,8 +330,9 @@ MEASURED_RATES: dict[tuple[str, str, str], float] = {
     ("ppo", "quick", "cpu"): 41_000,
     # 40 M steps in 34.4 min on the same CPU (docs/experiments.md)
     ("ppo", "long", "cpu"): 19_400,
-    # ppo:pretrained's run: 12.1 M steps in about an hour on the same CPU (docs/experiments.md)
-    ("ppo", "hour", "cpu"): 3_370,
+    # the time-to-strength run of the hour preset: 12.1 M steps in 1,407 s, evaluations in, on
+    # the same quiet CPU, 2026-11-30 (docs/training.md); ppo:pretrained's first run took an hour
+    ("ppo", "hour", "cpu"): 8_600,
     # 18.4 M steps in about 346 s on one H200, two compiles and the evaluations in (issue 52)
     ("ppo", "gpu", "gpu"): 53_000,
 }
