@@ -46,6 +46,7 @@ from jaxcheckers.training.evaluation import make_policy_evaluator
 from jaxcheckers.training.trainer import make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine
+from jaxcheckers import games
 from jaxcheckers.agents import make_agent
 from jaxcheckers.argtypes import (
     check_writable,
@@ -58,7 +59,6 @@ from jaxcheckers.argtypes import (
 from jaxcheckers.ratings import summarize
 
 PLOT = RESULTS_DIR / "time_to_strength.png"
-DEFAULT_AGAINST = ("random", "alphabeta:3", "alphabeta:5")
 # Overrides that only change what the run records, not what it trains: kept out of the label.
 _NOT_TRAINING = ("eval_every", "eval_games", "checkpoint_every")
 # Config fields passed through beside the train CLI's OVERRIDES.
@@ -356,7 +356,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds of training clock to score at (default: every minute)",
     )
-    parser.add_argument("--against", nargs="+", default=list(DEFAULT_AGAINST))
+    parser.add_argument(
+        "--against",
+        nargs="+",
+        default=None,
+        help="agents to score against (default: the game's own, GameSpec.defaults.scored_against; "
+        "checkers: random alphabeta:3 alphabeta:5)",
+    )
     parser.add_argument("--eval-games", type=positive_int, default=64, help="per agent")
     parser.add_argument(
         "--eval-opening-plies",
@@ -426,13 +432,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     algo = algorithm_of(config)
+    against = args.against or list(games.spec(config.game).defaults.scored_against)
     device = device_name()
     label = args.label or label or _label(algo, name, changes)
     minutes = args.minutes
     marks = args.marks or [60.0 * (i + 1) for i in range(int(minutes) + 600)]  # a resume's too
     print(
         f"{label} on {device} ({jax.devices()[0]}): {minutes:g} min more, marks from "
-        f"{min(marks):g} s, scored against {', '.join(args.against)} over {args.eval_games} "
+        f"{min(marks):g} s, scored against {', '.join(against)} over {args.eval_games} "
         "games each"
     )
     entry = {
@@ -448,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         "eval": {
             "games": args.eval_games,
             "opening_plies": args.eval_opening_plies,
-            "against": list(args.against),
+            "against": list(against),
             "greedy": True,
         },
         "config": json.loads(config_to_json(config)),
@@ -470,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
             config,
             minutes=minutes,
             marks=marks,
-            against=args.against,
+            against=against,
             eval_games=args.eval_games,
             opening_plies=args.eval_opening_plies,
             chunk=args.chunk or config.log_every,

@@ -146,6 +146,8 @@ class Defaults:
 
     seats: tuple[str, str] = ("human", "random")  # `play`'s players 0 and 1
     perft_depth: int = 4  # the depth `perft` counts to
+    # The fixed agents a trained policy is scored against (`benchmarks.time_to_strength`).
+    scored_against: tuple[str, ...] = ("random",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -309,6 +311,11 @@ def check_spec(game: Any) -> GameSpec:
     for path in _TEXT_FIELDS:
         if not isinstance(_read(game, path), (str, type(None))):
             refuse(path, "None or a str")
+    against = game.defaults.scored_against
+    if not (isinstance(against, (tuple, list)) and against) or not all(
+        isinstance(item, str) and item for item in against
+    ):
+        refuse("defaults.scored_against", "a non-empty tuple of agent names")
     depth = game.defaults.perft_depth
     if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
         refuse("defaults.perft_depth", "an int of 1 or more")

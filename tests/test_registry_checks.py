@@ -35,6 +35,11 @@ BAD_FIELDS = {
     "title 3": ({"adapters": Adapters(title=3)}, "adapters.title"),
     "openings a list": ({"openings": ["ballots"]}, "openings"),
     "seats one": ({"defaults": Defaults(seats=("human",))}, "defaults.seats"),
+    "scored_against empty": ({"defaults": Defaults(scored_against=())}, "defaults.scored_against"),
+    "scored_against a string": (
+        {"defaults": Defaults(scored_against="random")},
+        "defaults.scored_against",
+    ),
     "observation_dtype": (
         {"adapters": Adapters(observation_dtype="no such dtype")},
         "adapters.observation_dtype",

@@ -97,5 +97,6 @@ SPEC = GameSpec(
         # A person moves first, against alpha-beta searching 3 whole turns (about a second a move).
         seats=("human", "alphabeta:3"),
         perft_depth=7,
+        scored_against=("random", "alphabeta:3", "alphabeta:5"),
     ),
 )

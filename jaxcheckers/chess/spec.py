@@ -95,5 +95,6 @@ SPEC = GameSpec(
         # A person plays white against alpha-beta searching 2 plies (about a second a move).
         seats=("human", "alphabeta:2"),
         perft_depth=4,
+        scored_against=("random", "alphabeta:1", "alphabeta:2"),
     ),
 )

@@ -69,5 +69,6 @@ SPEC = GameSpec(
     defaults=Defaults(
         seats=("human", "alphabeta:3"),
         perft_depth=4,
+        scored_against=("random", "alphabeta:3"),
     ),
 )

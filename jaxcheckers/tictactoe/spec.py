@@ -89,5 +89,6 @@ SPEC = GameSpec(
     defaults=Defaults(
         seats=("human", "perfect"),
         perft_depth=9,
+        scored_against=("random", "perfect"),
     ),
 )

@@ -23,7 +23,9 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
     out = tmp_path / "tts.json"
     out.write_text(json.dumps({"runs": {"other": {"device": "h200", "points": []}}}))
     run_dir = tmp_path / "run"
-    assert tts.main([*TINY, "--out", str(out), "--run-dir", str(run_dir)]) == 0
+    at = TINY.index("--against")
+    without_against = TINY[:at] + TINY[at + 2 :]  # the game's own: tic-tac-toe's random, perfect
+    assert tts.main([*without_against, "--out", str(out), "--run-dir", str(run_dir)]) == 0
 
     runs = json.loads(out.read_text())["runs"]
     assert runs["other"] == {"device": "h200", "points": []}  # another entry is kept
@@ -34,6 +36,7 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
     assert entry["device"] == "cpu" and entry["preset"] == "quick" and entry["algo"] == "ppo"
     assert entry["command"].startswith("python -m benchmarks.time_to_strength --game tictactoe")
     assert entry["config"]["game"] == "tictactoe" and entry["eval"]["games"] == 8
+    assert entry["eval"]["against"] == ["random", "perfect"]
     points = entry["points"]
     # The process started before the first chunk ended, so the 0.5 s mark is passed after
     # update 1; the end of the run (update 3) is scored too.
@@ -41,6 +44,8 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
     assert [p["env_steps"] for p in points] == [128, 384]
     assert points[0]["wall_s"] <= points[1]["wall_s"]
     for p in points:
+        assert set(p["scores"]) == {"random", "perfect"}
+        assert 0 <= p["scores"]["perfect"] <= 0.5  # nothing beats the perfect player
         assert 0 <= p["scores"]["random"] <= 1
         result = p["results"]["random"]
         assert result["wins"] + result["draws"] + result["losses"] == 8
