@@ -25,6 +25,8 @@ What it checks:
 - `step_autoreset`: a fresh game where one ended, carrying the last rewards, the game unchanged
   elsewhere;
 - `observe(state, state.current_player)` is the observation (for envs that define `observe`);
+- for a game of the registry, by name: the agents its spec names by default (`play`'s seats,
+  `scored_against`) exist for it;
 - with `adapters=True`, for a registered game: PettingZoo's `api_test` and Gymnasium's
   `check_env` (each skipped with a warning that names the missing extra).
 
@@ -41,6 +43,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers import games
+from jaxcheckers.agents import make_agent
 from jaxcheckers.core import Env, step_autoreset, tree_where
 from jaxcheckers.extras import missing_message
 
@@ -90,6 +93,8 @@ def check_game(
         raise ValueError(f"check_game needs batch >= 4 and steps >= 4, got {batch}, {steps}")
     label = f"check_game({name or env.id!r})"
     _check_names(env, name, label)
+    if name is not None:
+        _check_default_agents(env, games.spec(name), label)
     _check_batch_of_keys_refused(env, label)
     rollout, traces, one_game = _rollout(env, batch, steps)
     key = jax.random.key(seed)
@@ -130,6 +135,15 @@ def _check_names(env: Env, name: str | None, label: str) -> None:
         _expect(env.id == name, f"{label}: env.id is {env.id!r}, not the name it was made by")
     env_id = getattr(env.state_type, "env_id", env.id)
     _expect(env_id == env.id, f"{label}: the State's env_id is {env_id!r}, not {env.id!r}")
+
+
+def _check_default_agents(env: Env, spec: games.GameSpec, label: str) -> None:
+    named = [s for s in spec.defaults.seats if s != "human"] + list(spec.defaults.scored_against)
+    for agent in named:
+        try:
+            make_agent(agent, env)
+        except ValueError as error:
+            raise AssertionError(f"{label}: its default agent {agent!r}: {error}") from None
 
 
 def _check_batch_of_keys_refused(env: Env, label: str) -> None:

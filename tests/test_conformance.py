@@ -14,7 +14,7 @@ import pytest
 
 from jaxcheckers import games
 from jaxcheckers.testing import check_game
-from tests.test_plugin_game import COLS, ROWS, ConnectFour, ConnectState
+from tests.test_plugin_game import COLS, NAME, ROWS, ConnectFour, ConnectState
 
 
 @pytest.mark.parametrize("name", sorted(games.BUILTIN))
@@ -84,6 +84,17 @@ BROKEN = {
 def test_an_env_that_breaks_the_contract_fails_with_the_rule_named(broken, message):
     with pytest.raises(AssertionError, match=r"^check_game\('connect4x5'\): " + message):
         check_game(broken())
+
+
+def test_a_default_agent_the_game_lacks_fails_by_name(monkeypatch):
+    spec = games.GameSpec(
+        name=NAME,
+        make=ConnectFour,
+        defaults=games.Defaults(seats=("human", "random"), scored_against=("random", "perfect")),
+    )
+    monkeypatch.setitem(games._REGISTERED, spec.name, spec)
+    with pytest.raises(AssertionError, match="its default agent 'perfect': perfect plays"):
+        check_game(spec.name)
 
 
 def test_a_fixed_start_fails_a_check_that_asks_for_a_random_one():
