@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         "eval": {
             "games": args.eval_games,
             "opening_plies": args.eval_opening_plies,
-            "against": list(against),
+            "against": against,
             "greedy": True,
         },
         "config": json.loads(config_to_json(config)),
