@@ -30,7 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers import svg
+from jaxcheckers import bits, svg
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
@@ -52,7 +52,7 @@ class DraughtsState(NamedTuple):
     """One game (or a batch, with a leading axis on every field)."""
 
     current_player: jax.Array  # int32 ()  0 White (moves first), 1 Black
-    legal_action_mask: jax.Array  # bool (A,)  the legal hops; all False once over
+    legal_action_bits: jax.Array  # uint32 (⌈A/32⌉,)  the legal hops, packed; none once over
     rewards: jax.Array  # float32 (2,)  of the last step, by player
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()
@@ -75,6 +75,11 @@ class DraughtsState(NamedTuple):
         """bool (…, n, n, 5): own men, own kings, their men, their kings, taken; mover's frame."""
         return _observation(self.board, self.taken)
 
+    @property
+    def legal_action_mask(self) -> jax.Array:
+        """bool (…, A): the legal hops (see the module docstring); all False once over."""
+        return _legal_action_mask(self.legal_action_bits, rules.layout(self.variant).num_actions)
+
 
 @functools.cache
 def state_type(variant: str) -> type[DraughtsState]:
@@ -94,6 +99,11 @@ def observation(board: jax.Array, taken: jax.Array, variant: str) -> jax.Array:
     marked = jnp.concatenate([taken, jnp.zeros(1, bool)])[cell]
     planes = [padded == v for v in (1, 2, -1, -2)] + [marked]
     return jnp.stack(planes, axis=-1).reshape(lay.n, lay.n, 5)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _legal_action_mask(legal_action_bits: jax.Array, num_actions: int) -> jax.Array:
+    return bits.unpack_mask(legal_action_bits, num_actions)
 
 
 @jax.jit
@@ -190,11 +200,11 @@ class Draughts(Env):
         taken = jnp.zeros(lay.squares, bool) if taken is None else jnp.asarray(taken, bool)
         jumper = jnp.asarray(jumper, jnp.int32)
         legal = rules.legal_hops(board, taken, jumper, lay)
-        has_move = legal.mask.any()
+        has_move = legal.bits.any()
         mover = jax.nn.one_hot(jnp.asarray(player, jnp.int32), 2, dtype=jnp.float32)
         state = self.state_type(
             current_player=jnp.asarray(player, jnp.int32),
-            legal_action_mask=legal.mask,
+            legal_action_bits=legal.bits,
             rewards=jnp.where(has_move, 0.0, 1.0 - 2.0 * mover).astype(jnp.float32),
             terminated=~has_move,
             truncated=jnp.bool_(False),
@@ -233,6 +243,17 @@ class Draughts(Env):
         """bool (): a capture is under way (the same player moves again)."""
         return state.jumper >= 0
 
+    def _is_legal(self, state: DraughtsState, action: jax.Array) -> jax.Array:
+        return bits.bit_at(state.legal_action_bits, action)
+
+    def _rules_step(self, state: DraughtsState, action: jax.Array) -> DraughtsState:
+        """`Env.step`, then a finished game's legal hops cleared: the mask reads the bits alone."""
+        state = super()._rules_step(state, action)
+        over = state.terminated | state.truncated
+        return state._replace(
+            legal_action_bits=jnp.where(over, jnp.uint32(0), state.legal_action_bits)
+        )
+
     def _step(self, state: DraughtsState, action: jax.Array) -> DraughtsState:
         lay = self.layout
         hop = rules.hop(state.board, state.taken, action, lay)
@@ -253,11 +274,11 @@ class Draughts(Env):
             board=board,
             taken=taken,
             jumper=jumper,
-            legal_action_mask=legal.mask,
+            legal_action_bits=legal.bits,
             current_player=jnp.where(goes_on, state.current_player, 1 - state.current_player),
             rewards=jnp.zeros(2, jnp.float32),
         )
-        turn_over = self._end_move(state, hop, legal.mask.any())
+        turn_over = self._end_move(state, hop, legal.bits.any())
         return tree_where(goes_on, state, turn_over)
 
     def _end_move(self, state, hop: rules.Hop, has_move) -> DraughtsState:

@@ -31,7 +31,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.bits import unpack_mask
 from jaxcheckers.core import computed_once
 from jaxcheckers.draughts import bitboard as bb
 from jaxcheckers.draughts.bitboard import OPPOSITE
@@ -386,7 +385,7 @@ def _in_action_order(sets: bb.Bits) -> bb.Bits:
 
 
 class Legal(NamedTuple):
-    mask: jax.Array  # bool (A,)
+    bits: jax.Array  # uint32 (⌈A/32⌉,)  the legal hops as a packed mask (`bits.pack_mask`'s)
     captures: jax.Array  # bool (): the legal hops capture
 
 
@@ -409,8 +408,7 @@ def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     quiet = _in_action_order(sets.quiet)
     quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
     chosen = bb.where(captures, _in_action_order(_hops_to(sets.captures, ends, lay)), quiet)
-    words = computed_once(bb.mask_words(chosen, geo), jumper)
-    return Legal(unpack_mask(words, lay.num_actions), captures)
+    return Legal(computed_once(bb.mask_words(chosen, geo), jumper), captures)
 
 
 def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):

@@ -60,6 +60,7 @@ def test_each_draw_rule_ends_the_game_when_it_says(fen, rule, plies):
     assert played == plies
     assert bool(state.terminated) and not bool(state.truncated)
     assert np.asarray(state.rewards).tolist() == [0.0, 0.0]
+    assert not np.asarray(state.legal_action_mask).any()  # the kings could move: the game is over
     # Without the rule the same shuttle goes on.
     played, state = _shuttle(Draughts(**OFF), fen, limit=plies + 4)
     assert played == plies + 4 and not bool(state.terminated)

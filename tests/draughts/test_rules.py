@@ -180,7 +180,7 @@ def test_a_large_batch_gets_the_masks_each_position_got_in_a_small_one():
     count = min(len(states.board), 512)
     assert count >= 256 and rules._compacted_width(count) < count
     lay = rules.layout("international")
-    masks = jax.jit(jax.vmap(lambda b, t, j: rules.legal_hops(b, t, j, lay).mask))(
+    words = jax.jit(jax.vmap(lambda b, t, j: rules.legal_hops(b, t, j, lay).bits))(
         states.board[:count], states.taken[:count], states.jumper[:count]
     )
-    assert np.array_equal(np.asarray(masks), states.legal_action_mask[:count])
+    assert np.array_equal(np.asarray(words), states.legal_action_bits[:count])
