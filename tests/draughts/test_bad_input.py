@@ -1,15 +1,17 @@
 """Careless input to draughts: refused in one line, never read as something else.
 
-Host-side checks only (no env is compiled here): FEN text and `python -m
-jaxcheckers.draughts.perft`.
+Host-side checks only (no env is compiled here): FEN text, `python -m jaxcheckers.draughts.perft`
+and the PDN writer's start position.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from jaxcheckers import memory
-from jaxcheckers.draughts import perft
+from jaxcheckers.draughts import pdn, perft
+from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
 from tests.cli_helpers import assert_one_line_error
 
@@ -65,3 +67,11 @@ def test_the_perft_command_stops_before_a_depth_the_memory_cannot_hold(capsys, m
     status, out, err = _perft_cli(["99999999999999999999"], capsys)
     assert out == ""
     assert_one_line_error(status, err, "stopped before depth 1", "GiB")
+
+
+def test_a_record_starting_mid_capture_is_refused():
+    # Its FEN tag listed the pieces already taken, as though they were still to be taken.
+    env = Draughts()
+    mid = env._opening_state._replace(jumper=np.int32(31))
+    with pytest.raises(ValueError, match="mid-capture"):
+        pdn.DIALECT.tags(env, mid)
