@@ -71,13 +71,13 @@ def fen_to_board(fen: str, squares: int = 50) -> tuple[np.ndarray, int]:
                     raise ValueError(f"square {number} is listed twice in {fen!r}")
                 board[number - 1] = sign * (2 if match.group(1) else 1)
     half = int(round((2 * squares) ** 0.5)) // 2
-    # White's men move toward the first row (squares 1 to half), Black's toward the last.
-    if (board[:half] == 1).any() or (board[-half:] == -1).any():
-        raise ValueError("a man stands on its own promotion row: it would be a king")
     most = (half - 1) * half  # a side's pieces at the start; the move search holds no more
     for colour, sign in (("White", 1), ("Black", -1)):
         if (np.sign(board) == sign).sum() > most:
             raise ValueError(f"{colour} has more than {most} pieces")
+    # White's men move toward the first row (squares 1 to half), Black's toward the last.
+    if (board[:half] == 1).any() or (board[-half:] == -1).any():
+        raise ValueError("a man stands on its own promotion row: it would be a king")
     return board, player
 
 
