@@ -33,7 +33,8 @@ def board_to_fen(board: np.ndarray, player: int) -> str:
 
 
 def fen_to_board(fen: str, squares: int = 50) -> tuple[np.ndarray, int]:
-    """(absolute int8 (S,) board, player to move) of a FEN; ValueError saying what is wrong."""
+    """(absolute int8 (S,) board, player to move) of a FEN; ValueError saying what is wrong
+    (a malformed FEN, a man on its own promotion row, more pieces than a side starts with)."""
     if not isinstance(fen, str):
         raise ValueError(f"a FEN is a string, got {type(fen).__name__}")
     text = fen.strip()
@@ -74,6 +75,9 @@ def fen_to_board(fen: str, squares: int = 50) -> tuple[np.ndarray, int]:
     for colour, sign in (("White", 1), ("Black", -1)):
         if (np.sign(board) == sign).sum() > most:
             raise ValueError(f"{colour} has more than {most} pieces")
+    # White's men move toward the first row (squares 1 to half), Black's toward the last.
+    if (board[:half] == 1).any() or (board[-half:] == -1).any():
+        raise ValueError("a man stands on its own promotion row: it would be a king")
     return board, player
 
 
@@ -94,8 +98,5 @@ def state_from_fen(env, fen: str):
     """A state of `env` from the position `fen`, validated."""
     lay: rules.Layout = env.layout
     board, player = fen_to_board(fen, lay.squares)
-    last_row = lay.row == lay.n - 1  # Black's men cannot stand on Black's promotion row
-    if (board[lay.row == 0] == 1).any() or (board[last_row] == -1).any():
-        raise ValueError("a man stands on its own promotion row: it would be a king")
     relative = board if player == 0 else -board[::-1]
     return env.start_on_host(relative, player)

@@ -36,7 +36,7 @@ def _tags(env, start_state=None, **given: str) -> dict[str, str]:
     out.update(dict.fromkeys(PLAYER_TAGS, "?"))
     out["GameType"] = GAME_TYPES[env.variant]
     if start_state is not None:
-        start = fen.board_to_fen(fen.absolute_board(start_state), int(start_state.current_player))
+        start = fen.state_to_fen(start_state)  # refuses a start mid-capture (taken pieces on)
         opening = fen.board_to_fen(rules.opening_board(env.layout), 0)
         if start != opening:
             out["FEN"] = start

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 import time
 
 import jax
@@ -18,6 +19,7 @@ import numpy as np
 
 from jaxcheckers.draughts import rules
 from jaxcheckers.draughts.fen import fen_to_board
+from jaxcheckers.memory import too_large
 
 __all__ = ["perft", "perft_boards", "perft_counts"]
 
@@ -115,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="international", choices=rules.VARIANTS)
     parser.add_argument("--fen", default=None, help="the position (default: the start)")
     args = parser.parse_args(argv)
+    if args.depth < 1:
+        parser.error(f"depth must be a positive integer, got {args.depth}")
     board = None
     if args.fen is not None:
         try:
@@ -122,7 +126,14 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
         board = absolute if player == 0 else rules.flip(absolute)
+    squares, count = rules.layout(args.variant).squares, 1
     for depth in range(1, args.depth + 1):
+        # The boards of depth − 1 are kept while their children are made: three times as many
+        # bytes, on the safe side, as `jaxcheckers perft` estimates.
+        refused = too_large(3 * count * squares, f"its {count:,} positions of depth {depth - 1}")
+        if refused:
+            print(f"perft: stopped before depth {depth}: {refused}", file=sys.stderr)
+            return 1
         start = time.perf_counter()
         count = perft(depth, args.variant, board)
         print(f"depth {depth:>2}: {count:>14,}  ({time.perf_counter() - start:.1f} s)", flush=True)

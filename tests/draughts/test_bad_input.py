@@ -1,0 +1,77 @@
+"""Careless input to draughts: refused in one line, never read as something else.
+
+Host-side checks only (no env is compiled here): FEN text, `python -m jaxcheckers.draughts.perft`
+and the PDN writer's start position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from jaxcheckers import memory
+from jaxcheckers.draughts import pdn, perft
+from jaxcheckers.draughts.env import Draughts
+from jaxcheckers.draughts.fen import fen_to_board
+from tests.cli_helpers import assert_one_line_error
+
+
+@pytest.mark.parametrize(
+    ("fen", "squares"),
+    [
+        ("W:W1:B50", 50),  # a white man on 1, White's crowning row
+        ("W:W31:B46", 50),  # a black man on 46, Black's
+        ("B:W5:B20", 50),
+        ("W:W4:B20", 32),  # 8×8: White crowns on 1–4, Black on 29–32
+        ("W:W21:B30", 32),
+    ],
+)
+def test_a_man_on_its_own_promotion_row_is_refused_by_the_fen_reader(fen, squares):
+    # It was refused only by `from_fen`: the perft command read it and counted 0 moves.
+    with pytest.raises(ValueError, match="promotion row"):
+        fen_to_board(fen, squares)
+
+
+def test_kings_on_the_promotion_rows_and_men_on_the_others_still_read():
+    board, player = fen_to_board("B:WK1,46:BK50,5", 50)
+    assert player == 1 and board[[0, 45, 49, 4]].tolist() == [2, 1, -2, -1]
+
+
+def _perft_cli(argv, capsys):
+    try:
+        status = perft.main(argv)
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["0"], ("depth must be a positive integer, got 0",)),  # printed nothing, status 0
+        (["-1"], ("depth must be a positive integer, got -1",)),
+        (["1", "--fen", "W:W1:B50"], ("promotion row",)),  # counted 0 moves, status 0
+        (["1", "--fen", "W:W4:B20", "--variant", "russian"], ("promotion row",)),
+    ],
+)
+def test_the_perft_command_refuses_what_it_cannot_count(argv, words, capsys):
+    status, out, err = _perft_cli(argv, capsys)
+    assert out == ""
+    assert_one_line_error(status, err.splitlines()[-1], *words)  # argparse's usage comes first
+
+
+def test_the_perft_command_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
+    # A huge depth ran until the host ran out of memory; now it stops, as `jaxcheckers perft`.
+    monkeypatch.setattr(memory, "free_memory", lambda: (100, "host"))  # not one frontier fits
+    status, out, err = _perft_cli(["99999999999999999999"], capsys)
+    assert out == ""
+    assert_one_line_error(status, err, "stopped before depth 1", "GiB")
+
+
+def test_a_record_starting_mid_capture_is_refused():
+    # Its FEN tag listed the pieces already taken, as though they were still to be taken.
+    env = Draughts()
+    mid = env._opening_state._replace(jumper=np.int32(31))
+    with pytest.raises(ValueError, match="mid-capture"):
+        pdn.DIALECT.tags(env, mid)
