@@ -40,6 +40,9 @@ __all__ = [
     "check_writable_folder",
     "checked_positive_int",
     "add_game_arguments",
+    "add_option_argument",
+    "env_option",
+    "game_options",
     "env_from_arguments",
     "add_agents_argument",
     "add_opening_arguments",
@@ -230,10 +233,55 @@ def checked_positive_int(value: object, name: str) -> int:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--game` (any registered game) and `--board-size`, shared by every subcommand that plays
-    a game."""
+    """`--game` (any registered game), `--board-size` and `--option KEY=VALUE`, shared by every
+    subcommand that plays a game."""
     parser.add_argument("--game", choices=names(), default=DEFAULT, help=f"default {DEFAULT}")
     parser.add_argument("--board-size", type=int, default=None, help="n of an n×n board")
+    add_option_argument(parser)
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """`--option KEY=VALUE`, repeatable: any keyword option of the game's env."""
+    parser.add_argument(
+        "--option",
+        type=env_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the game's env, as jaxcheckers.make takes it (repeatable): "
+        "variant=russian, rule_set=ealt, max_steps=200, repetition_draw=false",
+    )
+
+
+def env_option(text: str) -> tuple[str, object]:
+    """`--option`'s KEY=VALUE as (key, value): true/false a bool, none None, a number an int or
+    a float, anything else the text."""
+    key, equals, value = text.partition("=")
+    key = key.strip()
+    if not equals or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE (variant=russian): {_shown(text)}")
+    value = value.strip()
+    words = {"true": True, "false": False, "none": None}
+    if value.lower() in words:
+        return key, words[value.lower()]
+    for number in (int, float):
+        try:
+            return key, number(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def game_options(args: argparse.Namespace) -> dict:
+    """The env options of `--board-size` and every `--option`; ValueError for one given twice."""
+    options: dict = {}
+    pairs = list(getattr(args, "option", None) or [])
+    pairs += list(size_options(args.game, args.board_size).items())
+    for key, value in pairs:
+        if key in options:
+            raise ValueError(f"the {args.game} option {key} is given twice")
+        options[key] = value
+    return options
 
 
 def size_options(game: str, board_size: int | None) -> dict:
@@ -248,10 +296,13 @@ def size_options(game: str, board_size: int | None) -> dict:
 
 
 def env_from_arguments(args: argparse.Namespace, **options):
-    """The env `--game` and `--board-size` name, with extra `options`; ValueError if refused."""
-    options.update(size_options(args.game, args.board_size))
+    """The env `--game`, `--board-size` and `--option` name, with extra `options`; ValueError if
+    refused."""
+    given = game_options(args)
+    for key in sorted(options.keys() & given.keys()):
+        raise ValueError(f"the {args.game} option {key} is given twice")
     try:
-        return make(args.game, **options)
+        return make(args.game, **options, **given)
     except TypeError as error:  # an option the game does not take
         raise ValueError(f"{args.game}: {error}") from None
 

@@ -24,6 +24,7 @@ import dataclasses
 import json
 import os
 import platform
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -204,6 +205,7 @@ def _games_report(args, command: str, names: list[str], pairs: list[dict], wall:
         "command": command,
         "game": args.game,
         "board_size": args.board_size,
+        "options": dict(args.option),
         "games_per_pair": args.games,
         "openings": args.openings,
         "opening_plies": args.opening_plies,
@@ -309,6 +311,7 @@ def write_report(report: dict, out: str | os.PathLike, *, plot: bool = True) -> 
         f"Elo ratings, anchor `{report['anchor']}` = 0, 95% CIs from the observed information; "
         f"{report['game']}"
         + (f" {size}×{size}" if size else "")
+        + "".join(f", {key}={value}" for key, value in report.get("options", {}).items())
         + f", {games_played(report)}, "
         + f"prior: {report['prior_draws']:g} virtual draw(s) against the anchor.\n"
     )
@@ -350,6 +353,8 @@ def _command_line(args: argparse.Namespace) -> str:
     words = ["jaxcheckers", "ladder", *args.agents, "--game", args.game]
     if args.board_size is not None:
         words += ["--board-size", str(args.board_size)]
+    for key, value in args.option:
+        words += ["--option", shlex.quote(f"{key}={value}")]
     words += ["--games", str(args.games)]
     if args.openings:
         words += ["--openings", args.openings]

@@ -33,11 +33,13 @@ import numpy as np
 from jaxcheckers import games, records
 from jaxcheckers.agents import agent_specs, make_agent
 from jaxcheckers.argtypes import (
+    add_option_argument,
     check_writable,
     delay_seconds,
+    env_from_arguments,
+    game_options,
     positive_int,
     seed,
-    size_options,
 )
 from jaxcheckers.core import compiled_step
 
@@ -315,6 +317,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: the game's own, e.g. checkers alphabeta:3)",
     )
     parser.add_argument("--board-size", type=positive_int, default=None, help="n of an n×n board")
+    add_option_argument(parser)
     parser.add_argument("--fen", help="start from this position (a FEN of the game)")
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
@@ -329,8 +332,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _env_and_start(args: argparse.Namespace):
     game = games.spec(args.game)
-    options = size_options(args.game, args.board_size)
-    env = game.make(**options)
+    options = game_options(args)
+    env = env_from_arguments(args)
     if args.fen is None:
         return env, env.reset(jax.random.key(0))
     if game.notation.from_fen is None:

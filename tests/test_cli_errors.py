@@ -47,6 +47,16 @@ BAD = {
         "cannot write in /proc/version/d",
     ),
     "demo huge seed": (["demo", "--seed", "9" * 20], "--seed"),
+    # --option KEY=VALUE: malformed, an option the game lacks, a bad value, one given twice.
+    "option without =": (["perft", "--game", "draughts", "--option", "variant"], "KEY=VALUE"),
+    "option not a name": (["perft", "--option", "1x=2"], "KEY=VALUE"),
+    "option unknown": (["perft", "--game", "draughts", "--option", "colour=red"], "colour"),
+    "option bad value": (["arena", "random", "random", "--game", "draughts", "--option",
+                          "variant=klingon"], "klingon"),
+    "option twice": (["perft", "--board-size", "6", "--option", "board_size=8"], "twice"),
+    "option and max steps": (["arena", "random", "random", "--max-steps", "9", "--option",
+                              "max_steps=8"], "twice"),
+    "play option unknown": (["play", "--game", "draughts", "--option", "colour=red"], "colour"),
 }
 
 
@@ -301,3 +311,18 @@ def test_pettingzoo_observe_of_an_unknown_agent_names_the_agents():
     aec.reset()
     with pytest.raises(ValueError, match=r"agent must be one of \['player_0', 'player_1'\]"):
         aec.unwrapped.observe("player_7")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("variant=russian", ("variant", "russian")),
+        ("max_steps=200", ("max_steps", 200)),
+        (" repetition_draw = False ", ("repetition_draw", False)),
+        ("max_steps=none", ("max_steps", None)),
+        ("scale=1.5", ("scale", 1.5)),
+        ("rule_set=", ("rule_set", "")),
+    ],
+)
+def test_an_option_is_read_as_its_type(text, expected):
+    assert argtypes.env_option(text) == expected

@@ -235,6 +235,19 @@ def test_the_command_writes_the_table_json_and_plot(capsys, tmp_path):
     assert refit["ratings"] == report["ratings"] and "| `perfect` |" in text
 
 
+def test_the_games_options_are_played_recorded_and_in_the_rerun_command(capsys, tmp_path):
+    out = tmp_path / "ladder"
+    argv = ["ladder", "--game", "tictactoe", "random", "perfect", "--games", "4"]
+    argv += ["--option", "max_steps=4", "--opening-plies", "0", "--out", str(out)]
+    assert main(argv) == 0
+    report = json.loads((out / "ladder.json").read_text())
+    assert report["options"] == {"max_steps": 4}
+    assert "--game tictactoe --option max_steps=4 " in report["command"]
+    assert "tictactoe, max_steps=4," in (out / "ladder.md").read_text()
+    # No one wins tic-tac-toe in four plies: every game was cut short, a draw.
+    assert report["pairs"][0]["draws"] == 4
+
+
 def test_the_command_refuses_a_single_agent(capsys):
     assert main(["ladder", "random", "random", "--games", "2"]) == 2
     assert "two different agents" in capsys.readouterr().err

@@ -10,6 +10,7 @@ from jaxcheckers import games
 from jaxcheckers.core import compiled_step
 from jaxcheckers.draughts import notation
 from jaxcheckers.draughts.env import Draughts
+from tests.cli_helpers import run_cli
 
 SPEC = games.spec("draughts")
 # Two kings each side of the board, far from each other: White's shuttles 46-41-46, Black's
@@ -155,3 +156,12 @@ def test_step_runs_inside_a_vmapped_loop_as_searches_call_it():
     one = lambda i: jax.tree.map(lambda x: x[i], states)  # noqa: E731
     plain = [step(one(i), actions[i]).legal_action_mask for i in range(len(actions))]
     assert np.array_equal(np.asarray(looped), np.stack(plain))
+
+
+def test_a_variant_is_chosen_on_the_command_line(capsys):
+    argv = ["perft", "--game", "draughts", "--option", "variant=russian", "--depth", "3"]
+    status, out, _ = run_cli(argv, capsys)
+    assert status == 0 and "variant='russian'" in out
+    counts = [int(line.split()[2].replace(",", "")) for line in out.splitlines()
+              if line.startswith("depth")]
+    assert counts == [7, 49, 302]  # Russian draughts' published perft from the start
