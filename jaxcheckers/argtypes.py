@@ -41,6 +41,7 @@ __all__ = [
     "checked_positive_int",
     "add_game_arguments",
     "add_option_argument",
+    "checked_make",
     "env_option",
     "game_options",
     "env_from_arguments",
@@ -272,14 +273,16 @@ def env_option(text: str) -> tuple[str, object]:
     return key, value
 
 
-def game_options(args: argparse.Namespace) -> dict:
-    """The env options of `--board-size` and every `--option`; ValueError for one given twice."""
+def game_options(args: argparse.Namespace, game: str | None = None) -> dict:
+    """The env options of `--board-size` and every `--option` for `game` (default `--game`);
+    ValueError for one given twice."""
+    game = game or args.game
     options: dict = {}
     pairs = list(getattr(args, "option", None) or [])
-    pairs += list(size_options(args.game, args.board_size).items())
+    pairs += list(size_options(game, args.board_size).items())
     for key, value in pairs:
         if key in options:
-            raise ValueError(f"the {args.game} option {key} is given twice")
+            raise ValueError(f"the {game} option {key} is given twice")
         options[key] = value
     return options
 
@@ -301,10 +304,15 @@ def env_from_arguments(args: argparse.Namespace, **options):
     given = game_options(args)
     for key in sorted(options.keys() & given.keys()):
         raise ValueError(f"the {args.game} option {key} is given twice")
+    return checked_make(args.game, **options, **given)
+
+
+def checked_make(game: str, **options):
+    """`make(game, **options)`; an option the game does not take is a one-line ValueError."""
     try:
-        return make(args.game, **options, **given)
-    except TypeError as error:  # an option the game does not take
-        raise ValueError(f"{args.game}: {error}") from None
+        return make(game, **options)
+    except TypeError as error:
+        raise ValueError(f"{game}: {error}") from None
 
 
 DEFAULT_GAMES = 100  # games a pair without an opening deck

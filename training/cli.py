@@ -64,7 +64,10 @@ from jaxcheckers.training.trainer import make_trainer
 
 from jaxcheckers.agents.networks import NETWORKS
 from jaxcheckers.argtypes import (
+    add_option_argument,
+    checked_make,
     fraction,
+    game_options,
     non_negative_float,
     non_negative_float_list,
     non_negative_int,
@@ -72,7 +75,6 @@ from jaxcheckers.argtypes import (
     positive_int,
     positive_int_list,
     seed,
-    size_options,
 )
 from jaxcheckers.games import names as game_names
 from jaxcheckers.games import spec as game_spec
@@ -162,6 +164,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the game to train on (default: the preset's, checkers)",
     )
     parser.add_argument("--board-size", type=positive_int, default=None, help="n of the n×n board")
+    add_option_argument(parser)
     for name, kind in OVERRIDES.items():
         parser.add_argument("--" + name.replace("_", "-"), type=kind, default=None)
     parser.add_argument(
@@ -219,10 +222,10 @@ def _changes_from_args(args: argparse.Namespace, algo: str, game: str | None = N
     for name in changes:
         if name not in fields:
             raise ValueError(f"--{name.replace('_', '-')} is no setting of the {algo} trainer")
-    if args.board_size is not None:
+    if args.board_size is not None or args.option:
         name = args.preset or "quick"
         game = args.game or game or (presets[name].game if name in presets else "checkers")
-        changes["env_options"] = size_options(game, args.board_size)
+        changes["env_options"] = game_options(args, game)
     return changes
 
 
@@ -328,6 +331,8 @@ def _change_shown(name: str, value, stored, game: str) -> str:
     if name != "env_options":
         return f"--{name.replace('_', '-')} {_shown(value)} (the run has {_shown(stored)})"
     option = game_spec(game).size_option
+    if option is None or set(value) != {option}:
+        return f"the env options {value} (the run has {stored})"
     stored_size = getattr(game_spec(game).make(**stored), option)  # the default, if not set
     return f"--board-size {value.get(option)} (the run has {stored_size})"
 
@@ -378,6 +383,7 @@ def run(args: argparse.Namespace) -> int:
             check_out(Path(args.out))
 
     # Everything that can refuse the settings runs before any file is written.
+    checked_make(config.game, **config.env_options)  # an option the game lacks: one line
     mesh = data_mesh(jax.devices())
     # A resumed run's parameters come from its checkpoint: the network it started from
     # (--init-params) is not read again, and may be gone.

@@ -60,6 +60,9 @@ BAD = {
     "resume nothing": (["--resume", "/nonexistent/run"], "/nonexistent/run"),
     "resume empty": (["--resume", ""], "--resume needs the run directory"),
     "out empty": (["--out", " "], "--out needs a directory"),
+    "option unknown": (["--option", "colour=red"], "colour"),
+    "option bad value": (["--game", "draughts", "--option", "variant=klingon"], "klingon"),
+    "option twice": (["--board-size", "3", "--option", "board_size=3"], "twice"),
 }
 
 
@@ -126,6 +129,15 @@ def test_the_start_line_names_the_game_its_options_and_the_trainer():
     assert line.startswith("training draughts with ppo on 1 device(s): ")  # one space, no options
     line = start_line(preset("quick", env_options={"board_size": 6}), 2, "runs/x")
     assert line.startswith("training checkers {'board_size': 6} with ppo on 2 device(s): ")
+
+
+def test_options_and_the_board_size_become_the_runs_env_options():
+    from jaxcheckers.training.cli import config_from_args
+
+    config = config_from_args(_args(["--game", "draughts", "--option", "variant=russian"]))
+    assert config.game == "draughts" and config.env_options == {"variant": "russian"}
+    config = config_from_args(_args(["--board-size", "6", "--option", "max_steps=300"]))
+    assert config.game == "checkers" and config.env_options == {"max_steps": 300, "board_size": 6}
 
 
 def test_out_refuses_an_earlier_runs_directory(capsys, tmp_path):
@@ -249,6 +261,7 @@ def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):
         (["--hidden-sizes", "8,8"], "--hidden-sizes 8,8"),
         (["--game", "checkers"], "--game"),
         (["--board-size", "4"], "--board-size 4 (the run has 3)"),
+        (["--option", "k=2"], "the env options {'k': 2} (the run has {})"),
         (["--preset", "gpu"], "--preset"),
         (["--out", "elsewhere"], "--out"),
     ]:
