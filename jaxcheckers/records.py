@@ -3,6 +3,7 @@ syntax: tag pairs in brackets, numbered moves, the result last.
 
     record = game_from_actions(env, start_state, actions, Event="my match")
     text = format_game(record)
+    games = read_games(text, move=re.compile(r"[0-9]+(?:[-x][0-9]+)+"), results={...})
 
 What differs between games is a `Dialect` (the tags naming the players, how a move is written,
 the result from the last state, the game's own tags); a game's spec in the registry names its
@@ -30,6 +31,8 @@ __all__ = [
     "game_from_actions",
     "format_game",
     "format_games",
+    "read_games",
+    "replay_moves",
 ]
 
 
@@ -162,3 +165,108 @@ def game_from_actions(dialect: Dialect, env, start_state, actions, **tags: str) 
     all_tags = dialect.tags(env, start_state, **tags)
     all_tags["Result"] = result
     return GameRecord(all_tags, moves, movers, result)
+
+
+# One token of record text, tried in this order at each position: a tag pair (its value may hold
+# any character but an unescaped quote), a comment, the two brackets of a variation, a word (move
+# numbers, moves, results), and anything else (an error).
+_TOKEN = re.compile(
+    r"""\[\s*(?P<tag>\w+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
+    |(?P<comment>\{[^}]*\})
+    |(?P<open>\()|(?P<close>\))
+    |(?P<word>[^\s\[\]{}()"]+)
+    |(?P<space>\s+)
+    |(?P<other>.)""",
+    re.VERBOSE | re.DOTALL,
+)
+_NAG = re.compile(r"^\$[0-9]+$")  # a numeric annotation glyph, $1 ...
+
+
+def read_games(
+    text: str, *, move: re.Pattern, results: dict[str, str]
+) -> list[tuple[dict[str, str], list[str], str | None]]:
+    """Every game of a record text, as (tags, moves as written, result token or None).
+
+    Comments `{...}` and `(...)` variations (nested, over several lines) are skipped, and so are
+    move numbers (also glued, `1.11-15`), numeric annotations ($1) and the marks `!?*` after a
+    move. `move` is the pattern a whole move matches; `results` maps each result token the
+    dialect reads to the one it keeps (its own tokens to themselves). Raises ValueError for text
+    it cannot read (an unclosed comment or variation, a stray bracket, a word that is not a move).
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a game record is text, got {type(text).__name__}")
+    games: list[tuple[dict[str, str], list[str], str | None]] = []
+    tags: dict[str, str] = {}
+    moves: list[str] = []
+    result = None
+    depth = 0  # how many variations are open
+
+    def finish():
+        nonlocal tags, moves, result
+        if tags or moves:
+            games.append((dict(tags), list(moves), result))
+        tags, moves, result = {}, [], None
+
+    for match in _TOKEN.finditer(text):
+        kind, token = match.lastgroup, match.group()
+        if kind in ("space", "comment"):
+            continue
+        if kind == "open":
+            depth += 1
+            continue
+        if kind == "close":
+            if depth == 0:
+                raise ValueError(f"a ')' at character {match.start()} closes no variation")
+            depth -= 1
+            continue
+        if depth:
+            if kind == "other" and token == "{":
+                raise ValueError(f"a comment opened at character {match.start()} is never closed")
+            continue  # inside a variation
+        if kind in ("tag", "value"):
+            if moves or result:
+                finish()
+            tags[match.group("tag")] = re.sub(r"\\(.)", r"\1", match.group("value"), flags=re.S)
+            continue
+        if kind == "other":
+            what = "comment" if token == "{" else "tag" if token == "[" else "character"
+            raise ValueError(f"cannot read the {what} at character {match.start()}: {token!r}")
+        token = re.sub(r"^[0-9]+\.(\.\.)?", "", token)  # move numbers, also glued: "1.11-15"
+        if not token or _NAG.match(token):
+            continue
+        if token in results:
+            result = results[token]
+            finish()
+            continue
+        token = token.rstrip("!?*")
+        if not move.fullmatch(token):
+            raise ValueError(f"cannot read the move {token[:40]!r}")
+        moves.append(token)
+    if depth:
+        raise ValueError("a variation '(' is never closed")
+    finish()
+    return games
+
+
+def replay_moves(env, state, moves: list[str], hops_of, mid_move=None) -> tuple[list[int], list]:
+    """Plays written moves from `state`, hop by hop: (every hop action, the state before each hop
+    and then the last). `hops_of(state, move, last)` gives one move's hop actions (ValueError if
+    it is not legal there; `last`: the record's last move, which may stop mid-capture); with
+    `mid_move`, a move before the last that leaves a capture under way is refused too. Each
+    ValueError names the move by its number."""
+    step = compiled_step(env)
+    actions: list[int] = []
+    states = [state]
+    for number, move in enumerate(moves, start=1):
+        last = number == len(moves)
+        try:
+            hops = hops_of(state, move, last)
+        except ValueError as error:
+            raise ValueError(f"move {number} ({move}): {error}") from None
+        for action in hops:
+            state = step(state, jnp.int32(action))
+            actions.append(action)
+            states.append(state)
+        if mid_move is not None and not last and mid_move(state):
+            raise ValueError(f"move {number} ({move}) stops in the middle of a capture")
+    return actions, states

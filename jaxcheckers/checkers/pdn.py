@@ -54,19 +54,6 @@ PdnGame = GameRecord  # a PDN game is a game record in the PDN dialect
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PLAYER_TAGS = ("Black", "White")  # the tags naming players 0 and 1 (black moves first)
 _MOVE = re.compile(r"^[0-9]+(?:[-x][0-9]+)+$")
-# One token of PDN text, tried in this order at each position: a tag pair (its value may hold any
-# character but an unescaped quote), a comment, the two brackets of a variation, a word (move
-# numbers, moves, results), and anything else (an error).
-_TOKEN = re.compile(
-    r"""\[\s*(?P<tag>\w+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]
-    |(?P<comment>\{[^}]*\})
-    |(?P<open>\()|(?P<close>\))
-    |(?P<word>[^\s\[\]{}()"]+)
-    |(?P<space>\s+)
-    |(?P<other>.)""",
-    re.VERBOSE | re.DOTALL,
-)
-_NAG = re.compile(r"^\$[0-9]+$")  # a numeric annotation glyph, $1 ...
 
 
 def result_text(rewards, truncated: bool) -> str:
@@ -114,70 +101,21 @@ def game_from_actions(env, start_state, actions, **tags: str) -> PdnGame:
 
 
 def parse_pdn(text: str) -> list[PdnGame]:
-    """Every game in a PDN text. Comments `{...}` and `(...)` variations (nested, over several
-    lines) are skipped, and so are numeric annotations ($1).
+    """Every game in a PDN text (`records.read_games`: comments, variations and annotations
+    skipped; the draughts results 2-0, 0-2 and 1-1 read as 1-0, 0-1 and 1/2-1/2).
 
     Movers are not known from the text alone: they are filled in as alternating from the side
     to move of the FEN (or black); `replay` gives the true ones. Raises ValueError for text it
     cannot read (an unclosed comment or variation, a stray bracket, a word that is not a move).
     """
-    if not isinstance(text, str):
-        raise ValueError(f"PDN is text, got {type(text).__name__}")
-    games: list[PdnGame] = []
-    tags: dict[str, str] = {}
-    moves: list[str] = []
-    result = None
-    depth = 0  # how many variations are open
-
-    def finish():
-        nonlocal tags, moves, result
-        if tags or moves:
-            first = 0
-            if "FEN" in tags:
-                first = 0 if _strip_quotes(tags["FEN"]).upper().startswith("B") else 1
-            movers = [(first + i) % 2 for i in range(len(moves))]
-            final = result or tags.get("Result", "*")
-            games.append(PdnGame(dict(tags), list(moves), movers, final))
-        tags, moves, result = {}, [], None
-
-    for match in _TOKEN.finditer(text):
-        kind, token = match.lastgroup, match.group()
-        if kind in ("space", "comment"):
-            continue
-        if kind == "open":
-            depth += 1
-            continue
-        if kind == "close":
-            if depth == 0:
-                raise ValueError(f"a ')' at character {match.start()} closes no variation")
-            depth -= 1
-            continue
-        if depth:
-            if kind == "other" and token == "{":
-                raise ValueError(f"a comment opened at character {match.start()} is never closed")
-            continue  # inside a variation
-        if kind in ("tag", "value"):
-            if moves or result:
-                finish()
-            tags[match.group("tag")] = re.sub(r"\\(.)", r"\1", match.group("value"), flags=re.S)
-            continue
-        if kind == "other":
-            what = "comment" if token == "{" else "tag" if token == "[" else "character"
-            raise ValueError(f"cannot read the {what} at character {match.start()}: {token!r}")
-        token = re.sub(r"^[0-9]+\.(\.\.)?", "", token)  # move numbers, also glued: "1.11-15"
-        if not token or _NAG.match(token):
-            continue
-        if token in RESULTS or token in ("2-0", "0-2", "1-1"):
-            result = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}.get(token, token)
-            finish()
-            continue
-        token = token.rstrip("!?*")
-        if not _MOVE.match(token):
-            raise ValueError(f"cannot read the move {token[:40]!r}")
-        moves.append(token)
-    if depth:
-        raise ValueError("a variation '(' is never closed")
-    finish()
+    results = {**{r: r for r in RESULTS}, "2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}
+    games = []
+    for tags, moves, result in records.read_games(text, move=_MOVE, results=results):
+        first = 0
+        if "FEN" in tags:
+            first = 0 if _strip_quotes(tags["FEN"]).upper().startswith("B") else 1
+        movers = [(first + i) % 2 for i in range(len(moves))]
+        games.append(PdnGame(tags, moves, movers, result or tags.get("Result", "*")))
     return games
 
 
@@ -208,19 +146,12 @@ def replay(env, game: PdnGame) -> Replay:
     The last move may stop in the middle of a capture (a game cut there); the replay then ends
     with that capture pending.
     """
-    step = compiled_step(env)
-    state = game_start(env, game)
-    actions: list[int] = []
-    states = [state]
-    for number, move in enumerate(game.moves, start=1):
-        try:
-            hops = hops_of_move(env, state, move, cut=number == len(game.moves))
-        except ValueError as error:
-            raise ValueError(f"move {number} ({move}): {error}") from None
-        for action in hops:
-            state = step(state, jnp.int32(action))
-            actions.append(action)
-            states.append(state)
+    actions, states = records.replay_moves(
+        env,
+        game_start(env, game),
+        game.moves,
+        lambda state, move, last: hops_of_move(env, state, move, cut=last),
+    )
     return Replay(states[0], actions, states)
 
 
