@@ -267,9 +267,11 @@ def env_option(text: str) -> tuple[str, object]:
         return key, words[value.lower()]
     for number in (int, float):
         try:
-            return key, number(value)
+            parsed = number(value)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(parsed):  # "nan" and "inf" stay words
+            return key, parsed
     return key, value
 
 

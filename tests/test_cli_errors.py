@@ -322,6 +322,7 @@ def test_pettingzoo_observe_of_an_unknown_agent_names_the_agents():
         ("max_steps=none", ("max_steps", None)),
         ("scale=1.5", ("scale", 1.5)),
         ("rule_set=", ("rule_set", "")),
+        ("variant=inf", ("variant", "inf")),
     ],
 )
 def test_an_option_is_read_as_its_type(text, expected):
