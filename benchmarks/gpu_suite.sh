@@ -12,7 +12,7 @@
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
 #   env  env throughput at GPU batch sizes: ours and pgx's chess, our checkers and draughts
-#        (benchmarks.device_speed)
+#        (benchmarks.device_speed; DRAUGHTS_BATCHES, default 65536, the draughts batch sizes)
 #   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
 #        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
@@ -130,8 +130,9 @@ else
               --eval-games "${TTS_GAMES:-128}")
     [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}")
     AB_ARGS=(--variants gpu gpu-fast --runs 2 --pieces learn update)
-    ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576 --draughts-batch-sizes 65536
-              --seconds 1 --runs 2)
+    # shellcheck disable=SC2206  # DRAUGHTS_BATCHES is a list of sizes on purpose
+    ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576
+              --draughts-batch-sizes ${DRAUGHTS_BATCHES:-65536} --seconds 1 --runs 2)
     # shellcheck disable=SC2206  # AZ_FLAGS is split into flags on purpose
     AZ_ARGS=(--algo alphazero --preset "${AZ_PRESET:-long}" --minutes "${AZ_MINUTES:-3}"
              --marks "${MARKS[@]}" --against random alphabeta:3 alphabeta:5 --eval-games 128
