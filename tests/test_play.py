@@ -336,3 +336,19 @@ def test_draughts_between_two_people_with_a_capture_typed_hop_by_hop_and_undo():
     assert "continuing the capture" in text and "taken back" in text
     assert game.moves == ["32x21x12", "3-8"] and game.result == "*"  # records write the path
     assert games.spec("draughts").notation.to_fen(state) == "W:W12:B8"
+
+
+def test_a_variant_chosen_by_option_is_played_and_recorded(tmp_path, monkeypatch, capsys):
+    """Russian draughts: the man crowned on 2 mid-capture goes on as a king and takes 9 (under
+    the international rules on 8×8 it would stop on 2)."""
+    from jaxcheckers.draughts import pdn
+
+    record = tmp_path / "game.pdn"
+    monkeypatch.setattr("sys.stdin", io.StringIO("11x13\n"))
+    argv = ["play", "--game", "draughts", "--option", "variant=russian", "--fen", "W:W11:B7,9"]
+    argv += ["--white", "human", "--black", "human", "--pdn", str(record)]
+    assert main(argv) == 0
+    assert "white (human) wins" in capsys.readouterr().out
+    (game,) = pdn.parse_pdn(record.read_text())
+    assert game.tags["GameType"] == "25" and game.moves == ["11x2x13"] and game.result == "2-0"
+    assert pdn.replay(game).env.variant == "russian"
