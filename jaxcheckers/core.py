@@ -34,6 +34,7 @@ __all__ = [
     "replace_fields",
     "pgx_step_count",
     "outside_traces",
+    "legal_actions_cleared",
 ]
 
 
@@ -205,7 +206,8 @@ class Env(abc.ABC):
         next_state = tree_where(is_over, unchanged, next_state)
         # Whether the game is over decides every field of a reset that follows: computed once.
         ended = computed_once((next_state.terminated, next_state.truncated), state.step_count)
-        return next_state._replace(terminated=ended[0], truncated=ended[1])
+        next_state = next_state._replace(terminated=ended[0], truncated=ended[1])
+        return legal_actions_cleared(next_state, ended[0] | ended[1])
 
     def check_state(self, state: State) -> None:
         """ValueError unless `state` (one game or a batch) is of this env's State type; it runs
@@ -218,7 +220,7 @@ class Env(abc.ABC):
         if self.max_steps is None:
             return state
         cut = (~state.terminated) & (state.step_count >= self.max_steps)
-        return _clear_stored_mask(state._replace(truncated=cut), cut)
+        return state._replace(truncated=cut)
 
     def _is_legal(self, state: State, action: jax.Array) -> jax.Array:
         """bool (): `action` (in range) is legal. Games with a packed mask may test one bit."""
@@ -289,24 +291,31 @@ def action_index(action: Any, num_actions: int) -> jax.Array:
 def _forfeit(state: State) -> State:
     """The game ended by an illegal action of the player to move (PettingZoo's rule)."""
     mover = jax.nn.one_hot(state.current_player, 2, dtype=jnp.float32)
-    over = state._replace(
+    return state._replace(
         rewards=0.0 - mover,  # not −mover: the other player's 0 would be −0.0
         terminated=jnp.bool_(True),
         step_count=state.step_count + 1,
     )
-    return _clear_stored_mask(over, jnp.bool_(True))
 
 
-def _clear_stored_mask(state: State, over: jax.Array) -> State:
-    """Empties a game's stored `legal_action_mask` where `over`.
+def legal_actions_cleared(state: State, over: jax.Array | None = None) -> State:
+    """`state` with no legal action left where its game is `over` (default: terminated or
+    truncated), as the State contract has it: a stored `legal_action_mask` emptied, or the
+    packed `legal_action_bits` a game reads its mask from (checkers, chess, draughts).
 
-    A game may instead derive the mask on reading (a property) from what it stores; it then
-    clears that itself once the game is over (checkers clears its packed bits in its `step`),
-    and there is nothing to do here.
+    `Env.step` applies it to every step it returns, whichever way the game ended (the rules, a
+    forfeit, the step limit); a game's own start applies it to a position that starts decided.
+    The bits are cleared in the State, not in the mask's property, so that a fresh game a wrapper
+    marks finished (pgx's `auto_reset` does) still offers its moves.
     """
-    if "legal_action_mask" not in state._fields:
-        return state
-    return state._replace(legal_action_mask=state.legal_action_mask & ~over)
+    if over is None:
+        over = state.terminated | state.truncated
+    for name in ("legal_action_mask", "legal_action_bits"):
+        if name in state._fields:
+            value = getattr(state, name)
+            cleared = jnp.where(over[..., None], jnp.zeros_like(value), value)
+            state = state._replace(**{name: cleared})
+    return state
 
 
 class AutoResetStep(NamedTuple):

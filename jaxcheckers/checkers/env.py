@@ -252,13 +252,7 @@ class Checkers(Env):
         position is harmless, and so is a mid-capture position taking the slot of the turn's
         start: the capture resets the quiet plies, so that slot is never compared again.
         """
-        state = super()._rules_step(state, action)
-        # A finished game's bits are cleared here, so that the mask reads them alone: a fresh game
-        # that a wrapper marks finished (pgx's auto_reset does) still offers its moves.
-        over = state.terminated | state.truncated
-        state = state._replace(
-            legal_action_bits=jnp.where(over, jnp.uint32(0), state.legal_action_bits)
-        )
+        state = super()._rules_step(state, action)  # a finished game's bits cleared there
         if not self.repetition_draw:
             return state
         # What the write reads, computed once: else each of its H slots' loops would redo the step.

@@ -27,6 +27,7 @@ from jaxcheckers.core import (
     Env,
     checked_max_steps,
     compiled_method,
+    legal_actions_cleared,
     outside_traces,
     pgx_step_count,
     replace_fields,
@@ -209,16 +210,12 @@ class Chess(Env):
             boards=jnp.zeros((STACKED if self.history else 1, 13, 2), jnp.uint32),
         )
         state = self._judge(state, moves, jnp.int32(0), mover=None)
-        return _cleared_when_over(state)
+        return legal_actions_cleared(state)
 
     def _history_slots(self) -> tuple[int, int]:
         """(parities, slots per parity) of the history."""
         h = self.history_length
         return (2, h // 2) if h > 1 else (1, 1)
-
-    def _rules_step(self, state: ChessState, action: jax.Array) -> ChessState:
-        """`Env.step`, then the legal moves of a finished game cleared (see `legal_action_mask`)."""
-        return _cleared_when_over(super()._rules_step(state, action))
 
     def _is_legal(self, state: ChessState, action: jax.Array) -> jax.Array:
         over = state.terminated | state.truncated
@@ -469,12 +466,6 @@ def _piece_words(position: Position) -> jax.Array:
 
 
 @jax.jit
-def _cleared_when_over(state: ChessState) -> ChessState:
-    over = state.terminated | state.truncated
-    bits_left = jnp.where(over[..., None], jnp.uint32(0), state.legal_action_bits)
-    return state._replace(legal_action_bits=bits_left)
-
-
 def moves_of_the_position(state: ChessState) -> jax.Array:
     """bool (4672,): the moves the rules give the side to move in `state`'s position, even once
     the game has ended (PettingZoo's chess_v6 shows them to the agents after a drawn end)."""

@@ -246,14 +246,6 @@ class Draughts(Env):
     def _is_legal(self, state: DraughtsState, action: jax.Array) -> jax.Array:
         return bits.bit_at(state.legal_action_bits, action)
 
-    def _rules_step(self, state: DraughtsState, action: jax.Array) -> DraughtsState:
-        """`Env.step`, then a finished game's legal hops cleared: the mask reads the bits alone."""
-        state = super()._rules_step(state, action)
-        over = state.terminated | state.truncated
-        return state._replace(
-            legal_action_bits=jnp.where(over, jnp.uint32(0), state.legal_action_bits)
-        )
-
     def _step(self, state: DraughtsState, action: jax.Array) -> DraughtsState:
         lay = self.layout
         hop = rules.hop(state.board, state.taken, action, lay)
