@@ -1,5 +1,5 @@
-"""Sets of draughts squares as 64 bits in two uint32 words, laid out so that every diagonal step
-is one constant shift: what the env's move generation computes with.
+"""Sets of draughts squares as uint64 words, laid out so that every diagonal step is one constant
+shift: what the env's move generation computes with.
 
 Cell (row, col) of the n×n board (dark when row + col is odd) is bit (row·(n+1) + col) // 2: the
 rows are laid out n + 1 cells wide, the extra cell a "ghost" that is no square. A step NW, NE,
@@ -7,6 +7,10 @@ SW, SE is then a shift by −(n+2)/2, −n/2, +n/2, +(n+2)/2 from every square, 
 off the board lands on a ghost or past either end of the squares, never on a square (10×10:
 bits 0–53 with ghosts 10, 21, 32, 43; 8×8: bits 0–34 with ghosts 8, 17, 26). So a rule applied
 to all pieces at once is a few word operations, with no gather.
+
+JAX's 32-bit default is left alone for the user: the sets are computed only inside functions
+decorated `wide` (64-bit types on while they are traced, as chess's bitboards), and what leaves
+them is 32-bit (`mask_words`, `unpack`, counts).
 """
 
 from __future__ import annotations
@@ -19,125 +23,134 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.core import enable_x64
+
 DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # NW, NE, SW, SE as (row, col) steps
 OPPOSITE = (3, 2, 1, 0)
-ALL = 0xFFFFFFFF
+ALL = 2**64 - 1
+
+
+def wide(function):
+    """`function` traced with 64-bit types on; its results must not carry a 64-bit value out."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with enable_x64():
+            out = function(*args, **kwargs)
+        for leaf in jax.tree.leaves(out):
+            if jnp.dtype(leaf.dtype).itemsize > 4:
+                raise TypeError(f"{function.__qualname__} returned a 64-bit {leaf.dtype} value")
+        return out
+
+    return wrapped
+
+
+def in_x64(function):
+    """`function` traced with 64-bit types on, whatever it returns: for the functions a `wide`
+    one hands to JAX, which may trace them again later (a loop's body under vmap)."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with enable_x64():
+            return function(*args, **kwargs)
+
+    return wrapped
+
+
+def u64(value) -> jax.Array:
+    """`value` as uint64 (inside a `wide` function only: else JAX would make it 32-bit)."""
+    if not jax.config.jax_enable_x64:
+        raise RuntimeError("draughts bitboards are computed inside `bitboard.wide` functions only")
+    return jnp.asarray(value, jnp.uint64)
 
 
 class Bits(NamedTuple):
-    """A set of squares: bit i is bit i % 32 of word i // 32 (see the module docstring)."""
+    """A set of squares: bit i of `x` (see the module docstring)."""
 
-    lo: jax.Array  # uint32 (…)
-    hi: jax.Array  # uint32 (…)
+    x: jax.Array  # uint64 (…)
 
     def __and__(self, other: Bits) -> Bits:  # type: ignore[override]
-        return Bits(self.lo & other.lo, self.hi & other.hi)
+        return Bits(self.x & other.x)
 
     def __or__(self, other: Bits) -> Bits:  # type: ignore[override]
-        return Bits(self.lo | other.lo, self.hi | other.hi)
+        return Bits(self.x | other.x)
 
     def __invert__(self) -> Bits:
-        return Bits(~self.lo, ~self.hi)
+        return Bits(~self.x)
+
+    def __getitem__(self, index) -> Bits:  # type: ignore[override]
+        return Bits(self.x[index])
 
     def any(self) -> jax.Array:
         """bool (…): the set is not empty."""
-        return (self.lo | self.hi) != 0
+        return self.x != 0
 
 
-def const(value: int) -> Bits:
-    """The set of the bits of a Python int (below 2⁶⁴)."""
-    return Bits(jnp.uint32(value & ALL), jnp.uint32(value >> 32))
+def const(value) -> Bits:
+    """The set of the bits of a Python int (below 2⁶⁴), or of numpy ints (one set each)."""
+    return Bits(u64(np.asarray(value, np.uint64)))
 
 
 def none_like(x: Bits) -> Bits:
-    return Bits(jnp.zeros_like(x.lo), jnp.zeros_like(x.hi))
+    return Bits(jnp.zeros_like(x.x))
 
 
 def where(condition: jax.Array, x: Bits, y: Bits) -> Bits:
-    return Bits(jnp.where(condition, x.lo, y.lo), jnp.where(condition, x.hi, y.hi))
+    return Bits(jnp.where(condition, x.x, y.x))
+
+
+def stack(sets: list[Bits], axis: int = 0) -> Bits:
+    return Bits(jnp.stack([s.x for s in sets], axis=axis))
+
+
+def shift_each(x: Bits, by) -> Bits:
+    """Each field of `x` moved from bit i to bit i + its amount (|by| < 64, numpy ints, static,
+    broadcast against the fields); bits pushed out drop."""
+    by = np.asarray(by)
+    value = x.x
+    if (by > 0).any():
+        value = value << u64(np.maximum(by, 0).astype(np.uint64))
+    if (by < 0).any():
+        value = value >> u64(np.maximum(-by, 0).astype(np.uint64))
+    return Bits(value)
 
 
 def shift(x: Bits, by: int) -> Bits:
     """The set moved from bit i to bit i + `by` (|by| < 64, static); bits pushed out drop."""
-    if by == 0:
-        return x
-    if by >= 32:
-        return Bits(jnp.zeros_like(x.lo), x.lo << (by - 32))
-    if by <= -32:
-        return Bits(x.hi >> (-by - 32), jnp.zeros_like(x.hi))
-    if by > 0:
-        return Bits(x.lo << by, (x.hi << by) | (x.lo >> (32 - by)))
-    by = -by
-    return Bits((x.lo >> by) | (x.hi << (32 - by)), x.hi >> by)
-
-
-def shift_each(x: Bits, by) -> Bits:
-    """Each field of `x` moved by its own amount (`shift` moves them all by one): `by` is numpy
-    ints (|by| < 64, static), broadcast against the fields. Amounts of both signs put every
-    field through a left and a right shift, one of them by 0; a word shifted by 32 or more is 0
-    in XLA, which the carries rely on."""
-    by = np.asarray(by)
-    left, right = np.maximum(by, 0), np.maximum(-by, 0)
-    if left.any():
-        own, carry, far = _amounts(left)
-        x = Bits(x.lo << own, (x.hi << own) | (x.lo >> carry) | (x.lo << far))
-    if right.any():
-        own, carry, far = _amounts(right)
-        x = Bits((x.lo >> own) | (x.hi << carry) | (x.hi >> far), x.hi >> own)
-    return x
-
-
-def _amounts(by: np.ndarray) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """uint32 amounts of a shift by `by` (0 … 63) of two words: the words' own shift, the bits
-    carried into the other word below 32, and those carried 32 or more (32: none)."""
-    own = np.minimum(by, 32)
-    carry = np.where((by > 0) & (by < 32), 32 - by, 32)
-    far = np.where(by >= 32, by - 32, 32)
-    return tuple(jnp.asarray(a.astype(np.uint32)) for a in (own, carry, far))
+    return shift_each(x, by)
 
 
 def or_over(x: Bits, axis: int) -> Bits:
     """The union of the sets along `axis` of the fields."""
-    union = functools.partial(
-        jax.lax.reduce, init_values=np.uint32(0), computation=jax.lax.bitwise_or, dimensions=(axis,)
+    return Bits(
+        jax.lax.reduce(x.x, np.uint64(0), jax.lax.bitwise_or, dimensions=(axis % x.x.ndim,))
     )
-    return Bits(union(x.lo), union(x.hi))
 
 
 def lowest(x: Bits) -> Bits:
     """The lowest bit of `x` alone (empty when `x` is)."""
-    lo = x.lo & (~x.lo + 1)
-    return Bits(lo, jnp.where(x.lo == 0, x.hi & (~x.hi + 1), jnp.uint32(0)))
-
-
-def _top_bit(word: jax.Array) -> jax.Array:
-    top = (31 - jax.lax.clz(word)).astype(jnp.uint32)
-    return jnp.where(word != 0, jnp.uint32(1) << top, jnp.uint32(0))
+    return Bits(x.x & (~x.x + u64(1)))
 
 
 def highest(x: Bits) -> Bits:
     """The highest bit of `x` alone (empty when `x` is)."""
-    return Bits(jnp.where(x.hi == 0, _top_bit(x.lo), jnp.uint32(0)), _top_bit(x.hi))
+    top = (u64(63) - jax.lax.clz(x.x)) & u64(63)
+    return Bits(jnp.where(x.x != 0, u64(1) << top, u64(0)))
 
 
 def below(bit: Bits) -> Bits:
     """Every bit under the single bit `bit`; every bit at all when `bit` is empty."""
-    lo = jnp.where(bit.lo != 0, bit.lo - 1, jnp.uint32(ALL))
-    hi = jnp.where(bit.hi != 0, bit.hi - 1, jnp.where(bit.lo != 0, jnp.uint32(0), jnp.uint32(ALL)))
-    return Bits(lo, hi)
+    return Bits(bit.x - u64(1))  # 0 − 1 wraps to every bit
 
 
 def above(bit: Bits) -> Bits:
     """Every bit over the single bit `bit`; every bit at all when `bit` is empty."""
-    over = ~(below(bit) | bit)
-    return where(bit.any(), over, const(2**64 - 1))
+    return Bits(jnp.where(bit.x != 0, ~(bit.x | (bit.x - u64(1))), u64(ALL)))
 
 
 def index(bit: Bits) -> jax.Array:
-    """int32 (): the position of the single bit `bit` (meaningless when it is empty)."""
-    lo = jax.lax.population_count(bit.lo - 1)
-    hi = jax.lax.population_count(bit.hi - 1) + 32
-    return jnp.where(bit.lo != 0, lo, hi).astype(jnp.int32)
+    """int32 (): the position of the single bit `bit` (64 when it is empty)."""
+    return jax.lax.population_count(bit.x - u64(1)).astype(jnp.int32)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -149,13 +162,12 @@ class Geometry:
     reach: int  # L = n − 1
     steps: tuple[int, int, int, int]  # the shift of one step NW, NE, SW, SE
     bit: np.ndarray  # int32 (S,): the bit of each square (increasing with the square)
-    split: int  # the squares below it have their bit in the low word
     valid: int  # the set of all squares, as a Python int
     first_row: int  # the squares of row 0 (where the side to move crowns)
     runs: tuple[tuple[int, int, int], ...]  # (first, end, shift): squares first … end − 1 sit
     #   `shift` bits above their number (the ghosts before them)
-    ray: np.ndarray  # uint32 (64, 4, 2, 2): per bit and direction, [the squares along it (the
-    #   bit's own excluded), the square two steps along it] as (lo, hi)
+    ray: np.ndarray  # uint64 (64, 4, 2): per bit and direction, [the squares along it (the
+    #   bit's own excluded), the square two steps along it]
 
     def bits(self, squares) -> int:
         """The Python int of a set of squares."""
@@ -171,7 +183,7 @@ def geometry(n: int) -> Geometry:
     bit = (row * (n + 1) + col) // 2
     assert bit.max() < 64 and (np.diff(bit) > 0).all()
     at = {(int(r), int(c)): int(b) for r, c, b in zip(row, col, bit, strict=True)}
-    ray = np.zeros((64, 4, 2, 2), np.uint32)
+    ray = np.zeros((64, 4, 2), np.uint64)
     for r, c, b in zip(row, col, bit, strict=True):
         for d, (dr, dc) in enumerate(DIRECTIONS):
             line = []
@@ -180,15 +192,13 @@ def geometry(n: int) -> Geometry:
                 line.append(at[(int(r) + k * dr, int(c) + k * dc)])
                 k += 1
             for kind, members in enumerate((line, line[1:2])):
-                value = sum(1 << m for m in members)
-                ray[b, d, kind] = (value & ALL, value >> 32)
+                ray[b, d, kind] = sum(1 << m for m in members)
     geo = Geometry(
         n=n,
         squares=squares,
         reach=n - 1,
         steps=(-(n + 2) // 2, -n // 2, n // 2, (n + 2) // 2),
         bit=bit.astype(np.int32),
-        split=int((bit < 32).sum()),
         runs=_runs(bit - np.arange(squares)),
         valid=0,
         first_row=0,
@@ -209,61 +219,45 @@ def _runs(offsets: np.ndarray) -> tuple[tuple[int, int, int], ...]:
 
 def pack(mask: jax.Array, geo: Geometry) -> Bits:
     """The set of a bool (…, S) mask."""
-    shifts = jnp.asarray(geo.bit.astype(np.uint32) % 32)
-    words = mask.astype(jnp.uint32) << shifts
-    lo = words[..., : geo.split].sum(axis=-1, dtype=jnp.uint32)
-    hi = words[..., geo.split :].sum(axis=-1, dtype=jnp.uint32)
-    return Bits(lo, hi)
+    words = mask.astype(jnp.uint64) << u64(geo.bit.astype(np.uint64))
+    return Bits(words.sum(axis=-1, dtype=jnp.uint64))
 
 
 def unpack(x: Bits, geo: Geometry) -> jax.Array:
     """bool (…, S): the mask of a set (x's fields of any shape (…))."""
-    shifts = geo.bit.astype(np.uint32) % 32
-    lo = (x.lo[..., None] >> jnp.asarray(shifts[: geo.split])) & 1
-    hi = (x.hi[..., None] >> jnp.asarray(shifts[geo.split :])) & 1
-    return jnp.concatenate([lo, hi], axis=-1).astype(bool)
+    return ((x.x[..., None] >> u64(geo.bit.astype(np.uint64))) & u64(1)).astype(bool)
 
 
 def mask_words(x: Bits, geo: Geometry) -> jax.Array:
     """uint32 (⌈K·S/32⌉,): sets of K (…) fields (K,) as one mask packed into words: entry
     k·S + s (square s of set k) is bit e % 32 of word e // 32, as `jaxcheckers.bits.pack_mask`
     packs a mask. The squares are first moved to consecutive bits (a few shifts: the ghosts
-    split them into runs), then each set is placed at bit k·S; `bits.unpack_mask` is the mask.
+    split them into runs), then each word gathers the sets that overlap it, shifted into place;
+    `bits.unpack_mask` is the mask.
     """
     packed = None
     for first, end, offset in geo.runs:
         run = shift(x, -offset) & const(sum(1 << s for s in range(first, end)))
         packed = run if packed is None else packed | run
-    count = x.lo.shape[-1]
+    count = x.x.shape[-1]
     size = -(-count * geo.squares // 32)
-    words: list[jax.Array | None] = [None] * size
-
-    def add(i: int, value: jax.Array) -> None:
-        if i < size:
-            words[i] = value if words[i] is None else words[i] | value
-
-    high_bits = geo.squares - 32  # the squares of a set in its high word
-    for k in range(count):
-        lo, hi = packed.lo[..., k], packed.hi[..., k]
-        word, offset = divmod(k * geo.squares, 32)
-        if offset == 0:
-            add(word, lo)
-            add(word + 1, hi)
-            continue
-        add(word, lo << offset)
-        add(word + 1, (lo >> (32 - offset)) | (hi << offset))
-        if high_bits + offset > 32:
-            add(word + 2, hi >> (32 - offset))
-    zero = jnp.zeros_like(x.lo[..., 0])
-    return jnp.stack([zero if w is None else w for w in words], axis=-1)
+    words = []
+    for w in range(size):
+        word = None
+        for k in range(count):
+            start = k * geo.squares - 32 * w  # set k's bit 0 within word w
+            if start >= 32 or start + geo.squares <= 0:
+                continue
+            part = packed.x[..., k]
+            part = part << u64(start) if start >= 0 else part >> u64(-start)
+            word = part if word is None else word | part
+        words.append((word & u64(0xFFFFFFFF)).astype(jnp.uint32))
+    return jnp.stack(words, axis=-1)
 
 
 def single(square: jax.Array, geo: Geometry) -> Bits:
     """The set of one square (empty for a square outside 0 … S − 1)."""
     square = jnp.asarray(square)
     inside = (square >= 0) & (square < geo.squares)
-    bit = jnp.asarray(geo.bit)[jnp.clip(square, 0, geo.squares - 1)].astype(jnp.uint32)
-    low = inside & (bit < 32)
-    lo = jnp.where(low, jnp.uint32(1) << (bit & 31), jnp.uint32(0))
-    hi = jnp.where(inside & ~low, jnp.uint32(1) << (bit & 31), jnp.uint32(0))
-    return Bits(lo, hi)
+    bit = u64(geo.bit.astype(np.uint64))[jnp.clip(square, 0, geo.squares - 1)]
+    return Bits(jnp.where(inside, u64(1) << bit, u64(0)))

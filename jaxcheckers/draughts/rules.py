@@ -346,10 +346,10 @@ def hop_sets(position: Sides, lay: Layout) -> HopSets:
     (Ignores the majority rule and whether the capture goes on.)"""
     geo = bb.geometry(lay.n)
     steps = _steps(lay)
-    four = np.zeros(4, np.uint32)  # fields (4,): one set a direction
+    four = np.zeros(4, np.uint64)  # fields (4,): one set a direction
     empty = bb.const(geo.valid) & ~position.occupied
-    land = hit = bb.Bits(four, four)
-    clear = bb.Bits(~four, ~four)  # the squares 1 … j − 1 along each direction are empty
+    land = hit = bb.const(four)
+    clear = bb.const(~four)  # the squares 1 … j − 1 along each direction are empty
     both = position.kings | position.men
     forward = np.isin(np.arange(4), FORWARD)
     walkers_first = bb.where(forward, both, position.kings)
@@ -361,11 +361,7 @@ def hop_sets(position: Sides, lay: Layout) -> HopSets:
         clear = clear & empty_j
         captures.append(land & (both if j == 2 else position.kings))
         quiet.append(clear & (walkers_first if j == 1 else position.kings))
-    return HopSets(_stack(captures), _stack(quiet))
-
-
-def _stack(sets: list[bb.Bits]) -> bb.Bits:
-    return bb.Bits(jnp.stack([x.lo for x in sets]), jnp.stack([x.hi for x in sets]))
+    return HopSets(bb.stack(captures), bb.stack(quiet))
 
 
 def landings(starts: bb.Bits, lay: Layout) -> bb.Bits:
@@ -381,7 +377,7 @@ def _hops_to(starts: bb.Bits, ends: bb.Bits, lay: Layout) -> bb.Bits:
 
 def _in_action_order(sets: bb.Bits) -> bb.Bits:
     """The sets [j − 1, d] as one set of (4·L,) fields, [d·L + j − 1]: the actions' order."""
-    return bb.Bits(sets.lo.T.reshape(-1), sets.hi.T.reshape(-1))
+    return bb.Bits(sets.x.T.reshape(-1))
 
 
 class Legal(NamedTuple):
@@ -389,6 +385,7 @@ class Legal(NamedTuple):
     captures: jax.Array  # bool (): the legal hops capture
 
 
+@bb.wide
 def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     """The legal hops: those that begin a longest capture (the majority rule) or, in Russian,
     any capture but a king's landing where it stops behind a piece it could land behind and
@@ -422,16 +419,12 @@ def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):
     geo = bb.geometry(lay.n)
     anywhere = bb.const(geo.valid)
     reach = hop_sets(position._replace(kings=anywhere, men=anywhere), lay).captures
-    as_king, as_man = bb.or_over(reach, axis=0), bb.Bits(reach.lo[1], reach.hi[1])
+    as_king, as_man = bb.or_over(reach, axis=0), reach[1]
     # [d, e]: a line along e leaves the landing of a hop along d, but the way back
     other = np.arange(4)[None, :] != np.asarray(OPPOSITE)[:, None]
-    nothing = np.zeros((4, 4), np.uint32)
+    nothing = bb.const(np.zeros((4, 4), np.uint64))
     by_king, by_man = (
-        bb.or_over(
-            bb.where(other, bb.Bits(x.lo[None, :], x.hi[None, :]), bb.Bits(nothing, nothing)),
-            axis=1,
-        )
-        for x in (as_king, as_man)
+        bb.or_over(bb.where(other, x[None, :], nothing), axis=1) for x in (as_king, as_man)
     )
     crowning = bb.const(geo.first_row if lay.crown_mid_capture else 0)
     kings = landings(captures & position.kings, lay)
@@ -477,23 +470,21 @@ class Frame(NamedTuple):
     direction: jax.Array  # int32 ()  of the hop that reached it
 
     def pack(self) -> jax.Array:
-        """uint32 (21,): the frame as one vector (a stack of them is one array)."""
-        flags = self.king.astype(jnp.uint32) | (self.direction.astype(jnp.uint32) << 1)
-        flags = flags | (self.best.astype(jnp.uint32) << 3)
-        scalars = [self.at.lo, self.at.hi, self.jumpable.lo, self.jumpable.hi, flags]
-        return jnp.concatenate(
-            [jnp.stack(scalars), self.lands.lo, self.lands.hi, self.takes.lo, self.takes.hi]
-        )
+        """uint64 (11,): the frame as one vector (a stack of them is one array)."""
+        flags = self.king.astype(jnp.uint64) | (self.direction.astype(jnp.uint64) << 1)
+        flags = flags | (self.best.astype(jnp.uint64) << 3)
+        scalars = jnp.stack([self.at.x, self.jumpable.x, flags])
+        return jnp.concatenate([scalars, self.lands.x, self.takes.x])
 
     @classmethod
     def unpack(cls, words: jax.Array) -> Frame:
-        flags = words[4]
+        flags = words[2]
         return cls(
-            at=bb.Bits(words[0], words[1]),
+            at=bb.Bits(words[0]),
             king=(flags & 1).astype(bool),
-            jumpable=bb.Bits(words[2], words[3]),
-            lands=bb.Bits(words[5:9], words[9:13]),
-            takes=bb.Bits(words[13:17], words[17:21]),
+            jumpable=bb.Bits(words[1]),
+            lands=bb.Bits(words[3:7]),
+            takes=bb.Bits(words[7:11]),
             best=(flags >> 3).astype(jnp.int32),
             direction=((flags >> 1) & 3).astype(jnp.int32),
         )
@@ -519,12 +510,12 @@ def _before(bit: bb.Bits, up) -> bb.Bits:
 def _captures_of(square, king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry):
     """The captures of one piece on bit `square`: per direction (fields (4,)), its landings and
     the piece it takes. `occupied` holds every piece but the capturing one."""
-    row = jnp.asarray(geo.ray)[square]  # (4, 2, 2)
-    ray, two = bb.Bits(row[:, 0, 0], row[:, 0, 1]), bb.Bits(row[:, 1, 0], row[:, 1, 1])
+    row = bb.u64(geo.ray)[square]  # (4, 2)
+    ray, two = bb.Bits(row[:, 0]), bb.Bits(row[:, 1])
     first = _nearest(ray & occupied, UP)
     past = ray & _past(first, UP)
     lands = past & _before(_nearest(past & occupied, UP), UP)
-    lands = lands & bb.where(king, bb.const(2**64 - 1), two)  # a man lands right behind
+    lands = lands & bb.where(king, bb.const(bb.ALL), two)  # a man lands right behind
     takes = (first & jumpable).any()
     return bb.where(takes, lands, bb.none_like(lands)), first
 
@@ -535,16 +526,13 @@ def _tree_where(condition, x, y):
 
 def _lane(x: bb.Bits, d) -> bb.Bits:
     """Field d of a set of (4,) fields (a select, not a gather: cheaper under vmap)."""
-    mine = jnp.arange(4) == d
-    return bb.Bits(
-        jnp.where(mine, x.lo, jnp.uint32(0)).sum(dtype=jnp.uint32),
-        jnp.where(mine, x.hi, jnp.uint32(0)).sum(dtype=jnp.uint32),
-    )
+    mine = jnp.arange(4, dtype=jnp.int32) == d
+    return bb.Bits(jnp.where(mine, x.x, bb.u64(0)).sum(dtype=jnp.uint64))
 
 
 def _no_lanes() -> bb.Bits:
     """An empty set of squares in each of the four directions."""
-    return bb.Bits(jnp.zeros(4, jnp.uint32), jnp.zeros(4, jnp.uint32))
+    return bb.const(np.zeros(4, np.uint64))
 
 
 def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
@@ -568,12 +556,12 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         best=jnp.int32(0),
         direction=jnp.int32(0),
     )
-    stack = jnp.zeros((frames, 21), jnp.uint32)
+    stack = jnp.zeros((frames, 11), jnp.uint64)
 
     def record(most, firsts, found, direction, at, taken):
         """A first hop (its direction and landing) beginning a capture of `taken` pieces."""
         better, same = found & (taken > most), found & (taken == most)
-        mine = bb.where(jnp.arange(4) == direction, bb.Bits(at.lo, at.hi), _no_lanes())
+        mine = bb.where(jnp.arange(4, dtype=jnp.int32) == direction, at, _no_lanes())
         firsts = bb.where(better, mine, bb.where(same, firsts | mine, firsts))
         return jnp.where(better, taken, most), firsts
 
@@ -585,7 +573,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         # Its tables are made here, inside the loop's own trace: `_while_each`'s batching rule
         # traces `step` again, and a value it closed over from the caller's trace (under an
         # outer vmap or loop) would be a tracer of another trace there.
-        table, lane = jnp.asarray(geo.ray), jnp.arange(4)
+        table, lane = bb.u64(geo.ray), jnp.arange(4, dtype=jnp.int32)
         up_of, opposite = jnp.asarray(UP), jnp.asarray(OPPOSITE)
         k, top, stack, occupied, most, firsts = carry
         # Back up from a node whose landings are all searched.
@@ -598,7 +586,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         # Search the node's next landing (none once the search is over: then nothing changes).
         open_ = top.lands.any()
         go = open_.any()
-        d = jnp.argmax(open_).astype(jnp.int32)
+        d = jax.lax.argmax(open_, 0, jnp.int32)  # int32 whether or not 64-bit types are on
         at = bb.lowest(_lane(top.lands, d))
         top = top._replace(lands=bb.where(lane == d, top.lands & ~at, top.lands))
         square = jnp.minimum(bb.index(at), table.shape[0] - 1)
@@ -606,7 +594,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         # behind the landing.
         back_d, up = opposite[d], up_of[opposite[d]]
         row = table[square, back_d]
-        behind = bb.Bits(row[0, 0], row[0, 1]) & position.occupied
+        behind = bb.Bits(row[0]) & position.occupied
         victim = _nearest(behind, up)
         origin = _nearest(behind & _past(victim, up), up)
         at_root = k == 0
@@ -634,11 +622,15 @@ def _while_each(searching, step, consts, carry):
     every element's old and new carry (the stack of a search is large; the select cost more than
     the step), and a large batch searches only its elements that search, a chunk at a time."""
 
+    searching, step = bb.in_x64(searching), bb.in_x64(step)
+
     @jax.custom_batching.custom_vmap
+    @bb.in_x64
     def run(consts, carry):
         return jax.lax.while_loop(searching, functools.partial(step, consts), carry)
 
     @run.def_vmap
+    @bb.in_x64
     def run_batched(axis_size, in_batched, consts, carry):
         consts, carry = jax.tree.map(
             lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))),
@@ -676,8 +668,10 @@ def _run_compacted(searching, step, consts, carry, width: int):
     is left as it is by `step`, so a chunk may hold finished elements (the last chunk's start
     is clamped to the batch) and put them back unchanged."""
     searches = jax.vmap(searching)(carry)
-    order = jnp.argsort(~searches, stable=True)  # the searching elements first
-    count = searches.sum()
+    lanes = jnp.arange(searches.shape[0], dtype=jnp.int32)
+    # The searching elements first.
+    _, order = jax.lax.sort((~searches, lanes), num_keys=1, is_stable=True)
+    count = searches.sum(dtype=jnp.int32)
 
     def chunk(state):
         start, carry = state
@@ -691,6 +685,7 @@ def _run_compacted(searching, step, consts, carry, width: int):
     return carry
 
 
+@bb.wide
 def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:
     """bool (): the piece on `square` has a capture (the move must go on)."""
     geo = bb.geometry(lay.n)
