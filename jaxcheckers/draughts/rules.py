@@ -569,13 +569,13 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         k, top = carry[0], carry[1]
         return (k > 0) | top.lands.any().any()
 
-    def step(position, carry):
+    def step(position, carry, stack):
         # Its tables are made here, inside the loop's own trace: `_while_each`'s batching rule
         # traces `step` again, and a value it closed over from the caller's trace (under an
         # outer vmap or loop) would be a tracer of another trace there.
         table, lane = bb.u64(geo.ray), jnp.arange(4, dtype=jnp.int32)
         up_of, opposite = jnp.asarray(UP), jnp.asarray(OPPOSITE)
-        k, top, stack, occupied, most, firsts = carry
+        k, top, occupied, most, firsts = carry
         # Back up from a node whose landings are all searched.
         done = ~top.lands.any().any() & (k > 0)
         parent = Frame.unpack(stack[jnp.maximum(k - 1, 0)])
@@ -609,42 +609,60 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         push = go & ~leaf
         stack = stack.at[k].set(jnp.where(push, top.pack(), stack[k]), mode="drop")
         child = Frame(at, king, jumpable, lands, takes, jnp.int32(0), d)
-        return k + push, _tree_where(push, child, top), stack, occupied, most, firsts
+        return (k + push, _tree_where(push, child, top), occupied, most, firsts), stack
 
-    carry = (jnp.int32(0), root, stack, position.occupied, jnp.int32(0), empty4)
-    _, _, _, _, most, firsts = _while_each(searching, step, position, carry)
+    carry = (jnp.int32(0), root, position.occupied, jnp.int32(0), empty4)
+    _, _, _, most, firsts = _while_each(searching, step, position, carry, stack)
     return Longest(most, firsts)
 
 
-def _while_each(searching, step, consts, carry):
-    """`lax.while_loop` of `step(consts, carry)` while `searching(carry)`, for `step`s that leave
-    a finished carry as it is. Under vmap it runs without selecting, each time round, between
-    every element's old and new carry (the stack of a search is large; the select cost more than
-    the step), and a large batch searches only its elements that search, a chunk at a time."""
+def _while_each(searching, step, consts, carry, scratch):
+    """`lax.while_loop` of `carry, scratch = step(consts, carry, scratch)` while
+    `searching(carry)`, for `step`s that leave a finished carry as it is; the final carry.
+    `scratch` is working memory (a search's stack): it starts as given and is not returned.
+
+    Under vmap it runs without selecting, each time round, between every element's old and new
+    carry (the stack of a search is large; the select cost more than the step), and a large
+    batch searches only its elements that search, a chunk at a time, with scratch for a chunk
+    only."""
 
     searching, step = bb.in_x64(searching), bb.in_x64(step)
 
     @jax.custom_batching.custom_vmap
     @bb.in_x64
-    def run(consts, carry):
-        return jax.lax.while_loop(searching, functools.partial(step, consts), carry)
+    def run(consts, carry, scratch):
+        def body(both):
+            return step(consts, *both)
+
+        return jax.lax.while_loop(lambda both: searching(both[0]), body, (carry, scratch))[0]
 
     @run.def_vmap
     @bb.in_x64
-    def run_batched(axis_size, in_batched, consts, carry):
+    def run_batched(axis_size, in_batched, consts, carry, scratch):
         consts, carry = jax.tree.map(
             lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))),
             (consts, carry),
-            tuple(in_batched),
+            tuple(in_batched[:2]),
         )
         width = _compacted_width(axis_size)
         if width == axis_size:
-            out = _run_all(searching, step, consts, carry)
+            lanes = jnp.arange(axis_size, dtype=jnp.int32)
+            scratch = _scratch(scratch, in_batched[2], lanes)
+            out = _run_all(searching, step, consts, carry, scratch)
         else:
-            out = _run_compacted(searching, step, consts, carry, width)
+            out = _run_compacted(searching, step, consts, carry, scratch, in_batched[2], width)
         return out, jax.tree.map(lambda _: True, out)
 
-    return run(consts, carry)
+    return run(consts, carry, scratch)
+
+
+def _scratch(scratch, batched, lanes):
+    """The scratch of the elements `lanes`: theirs where it is batched, else a copy each."""
+    return jax.tree.map(
+        lambda x, b: x[lanes] if b else jnp.broadcast_to(x, (*lanes.shape, *jnp.shape(x))),
+        scratch,
+        batched,
+    )
 
 
 def _compacted_width(batch: int) -> int:
@@ -653,15 +671,19 @@ def _compacted_width(batch: int) -> int:
     return batch if batch < 256 else batch // 16
 
 
-def _run_all(searching, step, consts, carry):
+def _run_all(searching, step, consts, carry, scratch):
     """Every element's search in one loop, which runs until the batch's last search ends."""
     each_step = jax.vmap(step)
+
+    def body(both):
+        return each_step(consts, *both)
+
     return jax.lax.while_loop(
-        lambda c: jax.vmap(searching)(c).any(), lambda c: each_step(consts, c), carry
-    )
+        lambda both: jax.vmap(searching)(both[0]).any(), body, (carry, scratch)
+    )[0]
 
 
-def _run_compacted(searching, step, consts, carry, width: int):
+def _run_compacted(searching, step, consts, carry, scratch, scratch_batched, width: int):
     """The elements that search, gathered `width` at a time, searched and put back. Each loop
     round then costs `width` elements, not the batch: most positions need no search, and a
     loop under vmap runs for the whole batch until its largest search ends. A finished carry
@@ -675,7 +697,7 @@ def _run_compacted(searching, step, consts, carry, width: int):
         start, carry = state
         lanes = jax.lax.dynamic_slice(order, (start,), (width,))
         part = jax.tree.map(lambda x: x[lanes], (consts, carry))
-        out = _run_all(searching, step, *part)
+        out = _run_all(searching, step, *part, _scratch(scratch, scratch_batched, lanes))
         carry = jax.tree.map(lambda whole, x: whole.at[lanes].set(x), carry, out)
         return start + width, carry
 

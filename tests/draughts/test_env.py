@@ -162,6 +162,9 @@ def test_a_variant_is_chosen_on_the_command_line(capsys):
     argv = ["perft", "--game", "draughts", "--option", "variant=russian", "--depth", "3"]
     status, out, _ = run_cli(argv, capsys)
     assert status == 0 and "variant='russian'" in out
-    counts = [int(line.split()[2].replace(",", "")) for line in out.splitlines()
-              if line.startswith("depth")]
+    counts = [
+        int(line.split()[2].replace(",", ""))
+        for line in out.splitlines()
+        if line.startswith("depth")
+    ]
     assert counts == [7, 49, 302]  # Russian draughts' published perft from the start

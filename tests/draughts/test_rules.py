@@ -155,10 +155,10 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
     def searching(carry):
         return carry[0] > 0
 
-    def step(c, carry):
+    def step(c, carry, scratch):
         k, total = carry
         go = k > 0
-        return jnp.where(go, k - 1, k), jnp.where(go, total + k * c, total)
+        return (jnp.where(go, k - 1, k), jnp.where(go, total + k * c, total)), scratch
 
     ks = np.random.default_rng(0).integers(1, 9, 300).astype(np.int32)
     if idle_every:
@@ -166,7 +166,7 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
     cs = np.arange(300, dtype=np.int32) % 5
 
     def search(c, k):
-        return rules._while_each(searching, step, c, (k, jnp.int32(0)))
+        return rules._while_each(searching, step, c, (k, jnp.int32(0)), ())
 
     k, total = jax.jit(jax.vmap(search))(cs, ks)
     assert rules._compacted_width(300) < 300 and not np.asarray(k).any()
