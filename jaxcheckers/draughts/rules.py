@@ -55,7 +55,6 @@ class Layout:
     ray: np.ndarray  # int32 (S, 4, L): the square `distance` along a direction, S off the board
     row: np.ndarray  # int32 (S,)
     col: np.ndarray  # int32 (S,)
-    cell: np.ndarray  # int32 (n·n,): the square index of each cell (row-major), S if light
     majority: bool  # the capture taking the most pieces must be played
     crown_mid_capture: bool  # a man reaching the last row mid-capture goes on as a king
 
@@ -98,7 +97,6 @@ def layout(variant: str) -> Layout:
         ray=ray,
         row=row.astype(np.int32),
         col=col.astype(np.int32),
-        cell=index.reshape(-1),
         majority=variant != "russian",
         crown_mid_capture=variant == "russian",
     )

@@ -11,6 +11,7 @@ from jaxcheckers.core import compiled_step
 from jaxcheckers.draughts import notation
 from jaxcheckers.draughts.env import Draughts
 from tests.cli_helpers import run_cli
+from tests.draughts import helpers
 
 SPEC = games.spec("draughts")
 # Two kings each side of the board, far from each other: White's shuttles 46-41-46, Black's
@@ -82,6 +83,25 @@ def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
     done = step(mid, second)
     assert int(done.current_player) == 1 and not notation.mid_move(done)
     assert SPEC.notation.to_fen(done) == "B:W12:B3"
+
+
+@pytest.mark.parametrize("variant", ["international", "russian"])
+def test_the_observation_puts_each_square_on_its_cell(variant):
+    """Planes read cell by cell against the FMJD layout: square s (0-based) on row s // (n/2),
+    column 2·(s mod n/2), plus one on even rows; every light cell empty."""
+    states = helpers.random_states(variant, *helpers.FAST_SAMPLE)
+    planes = np.asarray(states.observation)
+    boards, taken = np.asarray(states.board), np.asarray(states.taken)
+    count, squares = boards.shape
+    n = planes.shape[1]
+    expected = np.zeros_like(planes)
+    for s in range(squares):
+        row = s // (n // 2)
+        col = 2 * (s % (n // 2)) + (row % 2 == 0)
+        for plane, value in enumerate((1, 2, -1, -2)):
+            expected[:, row, col, plane] = boards[:, s] == value
+        expected[:, row, col, 4] = taken[:, s]
+    assert count > 100 and taken.any() and np.array_equal(planes, expected)
 
 
 def test_fen_round_trips_and_bad_fen_is_one_line():
