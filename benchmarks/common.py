@@ -5,7 +5,9 @@ actions), so jaxcheckers' envs (`reset`/`step`) and pgx's (`init`/`step`) are dr
 same code: a jitted `lax.scan` of T steps over a vmapped batch, where each step
 
 1. draws one uniformly random legal action per game with `sample_legal_actions`, the same sampler
-   for every system;
+   for every system, from the legal actions as the State keeps them: a pgx State's mask is
+   packed into words first, a jaxcheckers State's `legal_action_bits` are those words already
+   (`core.packed_legal_actions`);
 2. plays it with the game's own `step`;
 3. resets the games that ended (terminated or truncated) from a fresh `init`, with `jnp.where`;
 4. folds the observation of every game into a running sum, so that it is really computed.
@@ -33,7 +35,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcheckers.agents import make_agent
-from jaxcheckers.core import tree_where
+from jaxcheckers.core import packed_legal_actions, tree_where
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -44,17 +46,27 @@ DONATE_STATE = (0,)
 # -- the sampler ------------------------------------------------------------------------------
 
 
-def sample_legal_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+def sample_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:
     """int32 (B,): one uniformly random legal action per game (0 where none is legal).
 
-    legal_action_mask: bool (B, A). This is `jaxcheckers.agents.random.random_legal_actions`, the
+    legal: bool (B, A) masks, or the masks packed (uint32 (B, ⌈A/32⌉), a State's
+    `legal_action_bits`). This is `jaxcheckers.agents.random.random_legal_actions`, the
     project's batched random player: one draw of B uniform numbers, each picking a rank among
     its game's legal actions, found on the mask packed into 32-bit words, so the cost is one pass
     over the mask. Every JAX system here is sampled with it.
     """
     from jaxcheckers.agents.random import random_legal_actions
 
-    return random_legal_actions(key, legal_action_mask)
+    return random_legal_actions(key, legal)
+
+
+def legal_actions(states: Any, sampler) -> jax.Array:
+    """What `sampler` reads of a batch of States: `sample_legal_actions` the packed legal actions
+    (`core.packed_legal_actions`: a mask is packed as the sampler would pack it), any other
+    sampler the bool mask."""
+    if sampler is sample_legal_actions:
+        return packed_legal_actions(states)
+    return states.legal_action_mask
 
 
 def noise_argmax_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
@@ -193,7 +205,7 @@ def make_rollout(game: JaxGame, batch_size: int, num_steps: int, sampler=sample_
     def one_step(carry, _):
         states, key, tally = carry
         key, action_key, reset_key = jax.random.split(key, 3)
-        actions = sampler(action_key, states.legal_action_mask)
+        actions = sampler(action_key, legal_actions(states, sampler))
         played = batched_step(states, actions)
         ended = played.terminated | played.truncated
         fresh = batched_init(jax.random.split(reset_key, batch_size))

@@ -18,6 +18,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers.bits import pack_mask
+
 __all__ = [
     "Env",
     "State",
@@ -35,6 +37,7 @@ __all__ = [
     "pgx_step_count",
     "outside_traces",
     "legal_actions_cleared",
+    "packed_legal_actions",
 ]
 
 
@@ -316,6 +319,15 @@ def legal_actions_cleared(state: State, over: jax.Array | None = None) -> State:
             cleared = jnp.where(over[..., None], jnp.zeros_like(value), value)
             state = state._replace(**{name: cleared})
     return state
+
+
+def packed_legal_actions(state: State) -> jax.Array:
+    """uint32 (…, ⌈A/32⌉): the legal actions packed as `bits.pack_mask` packs a mask: the
+    State's `legal_action_bits` where it keeps them so (checkers, chess, draughts), else its
+    `legal_action_mask` packed. What the random player samples from, with no mask unpacked."""
+    if "legal_action_bits" in getattr(state, "_fields", ()):
+        return state.legal_action_bits
+    return pack_mask(state.legal_action_mask)
 
 
 class AutoResetStep(NamedTuple):

@@ -18,7 +18,8 @@ What it checks:
 - `jit` and `vmap`: one batched rollout of `steps` plies compiles once and runs the same twice
   (the same key, the same games);
 - the masks: a live game offers a move, a finished one offers none (all False, not pgx's all
-  True); random legal moves never forfeit;
+  True); random legal moves never forfeit; a State that keeps `legal_action_bits` keeps
+  exactly its mask packed (`bits.pack_mask`, the words the random player samples from);
 - the rewards: zero until the step that ends the game, then +1/−1 or 0/0 (zero-sum); an illegal
   action (masked out, or out of range) ends the game with −1 for the mover and 0 for the other;
   a finished game stepped again is unchanged, with zero rewards; `truncated` only at `max_steps`;
@@ -44,7 +45,8 @@ import numpy as np
 
 from jaxcheckers import games
 from jaxcheckers.agents import make_agent
-from jaxcheckers.core import Env, step_autoreset, tree_where
+from jaxcheckers.bits import pack_mask
+from jaxcheckers.core import Env, packed_legal_actions, step_autoreset, tree_where
 from jaxcheckers.extras import missing_message
 
 __all__ = ["check_game", "CONTRACT"]
@@ -204,6 +206,9 @@ def _rollout(env: Env, batch: int, steps: int):
             "unchanged": _leaf_equal(result.final, state),
             "next_is_final": _leaf_equal(carried, result.final),
             "next_is_fresh": _leaf_equal(carried, fresh),
+            "packed_is_mask": jnp.array_equal(
+                packed_legal_actions(state), pack_mask(state.legal_action_mask)
+            ),
         }
         if observes:
             mine = env.observe(state, state.current_player)
@@ -300,6 +305,10 @@ class _Rollout:
         self.check_steps()
         self.check_rewards()
         self.check_auto_reset()
+        self.fail_at(
+            ~records["packed_is_mask"],
+            "legal_action_bits is not legal_action_mask packed (bits.pack_mask)",
+        )
         if "observe_is_observation" in records:
             self.fail_at(
                 ~records["observe_is_observation"],

@@ -6,51 +6,56 @@ import jax
 import jax.numpy as jnp
 
 from jaxcheckers.bits import nth_set_bit, pack_mask
-from jaxcheckers.core import AutoResetStep, step_autoreset
+from jaxcheckers.core import AutoResetStep, packed_legal_actions, step_autoreset
 
 
-def random_legal_action(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
+def random_legal_action(key: jax.Array, legal: jax.Array) -> jax.Array:
     """int32 (): a uniformly random legal action of one game (0 if none is legal).
+
+    legal: the game's bool (A,) mask, or the mask packed (uint32 (⌈A/32⌉,), `bits.pack_mask`,
+    as `core.packed_legal_actions` reads it from a State).
 
     One uniform draw picks a rank among the legal actions (`legal_action_at`). Drawing a random
     number per action instead (the arg-max of uniform noise) costs a threefry hash each: for
     checkers' 256 actions, many times a game step (docs/performance.md).
     """
-    return legal_action_at(legal_action_mask, jax.random.uniform(key))
+    return legal_action_at(legal, jax.random.uniform(key))
 
 
-def legal_action_at(legal_action_mask: jax.Array, fraction: jax.Array) -> jax.Array:
+def legal_action_at(legal: jax.Array, fraction: jax.Array) -> jax.Array:
     """int32 (): the legal action of rank ⌊fraction · number legal⌋ (0 if none is legal).
 
     With `fraction` uniform in [0, 1), a uniformly random legal action. The rank is found on the
     mask packed into 32-bit words (`jaxcheckers.bits`), one pass over the mask. Taking the
     fraction as an argument lets a batch draw all its numbers in one call to the generator.
+    `legal`: a bool mask, or the mask already packed (uint32 words).
     """
-    words = pack_mask(legal_action_mask)
+    words = legal if legal.dtype == jnp.uint32 else pack_mask(legal)
     total = jax.lax.population_count(words).astype(jnp.int32).sum()
     rank = jnp.floor(fraction * total).astype(jnp.int32)
     return jnp.where(total > 0, nth_set_bit(words, rank), 0).astype(jnp.int32)
 
 
-def random_legal_actions(key: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
-    """int32 (B,): a uniformly random legal action of each game of a batch (B, A) of masks.
+def random_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:
+    """int32 (B,): a uniformly random legal action of each game of a batch (B, A) of masks (or
+    of the masks packed, (B, ⌈A/32⌉) uint32).
 
     One draw of B uniform numbers: one pass of the generator over the batch, where
     `vmap(random_legal_action)` splits a key per game and then draws from each.
     """
-    fractions = jax.random.uniform(key, legal_action_mask.shape[:1])
-    return jax.vmap(legal_action_at)(legal_action_mask, fractions)
+    fractions = jax.random.uniform(key, legal.shape[:1])
+    return jax.vmap(legal_action_at)(legal, fractions)
 
 
 def random_agent(state, key: jax.Array) -> jax.Array:
-    return random_legal_action(key, state.legal_action_mask)
+    return random_legal_action(key, packed_legal_actions(state))
 
 
 def random_play_step(env, state, key: jax.Array) -> AutoResetStep:
     """One step of random play over a batch of games, restarting those that end."""
     batch = state.current_player.shape[0]
     pick, fresh = jax.random.split(key)
-    actions = random_legal_actions(pick, state.legal_action_mask)
+    actions = random_legal_actions(pick, packed_legal_actions(state))
     return jax.vmap(step_autoreset, in_axes=(None, 0, 0, 0))(
         env, state, actions, jax.random.split(fresh, batch)
     )
