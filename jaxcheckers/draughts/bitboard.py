@@ -182,6 +182,7 @@ def geometry(n: int) -> Geometry:
     col = 2 * (np.arange(squares) % half) + (row % 2 == 0)
     bit = (row * (n + 1) + col) // 2
     assert bit.max() < 64 and (np.diff(bit) > 0).all()
+    assert (bit[::-1] == bit[-1] - bit).all()  # rotating the board 180° reverses the bits
     at = {(int(r), int(c)): int(b) for r, c, b in zip(row, col, bit, strict=True)}
     ray = np.zeros((64, 4, 2), np.uint64)
     for r, c, b in zip(row, col, bit, strict=True):

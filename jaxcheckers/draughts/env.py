@@ -35,7 +35,6 @@ from jaxcheckers.core import (
     Env,
     checked_max_steps,
     compiled_method,
-    computed_once,
     outside_traces,
     pgx_step_count,
     replace_fields,
@@ -57,13 +56,14 @@ class DraughtsState(NamedTuple):
     terminated: jax.Array  # bool ()
     truncated: jax.Array  # bool ()
     step_count: jax.Array  # int32 ()  environment steps (hops)
-    board: jax.Array  # int8 (S,)  mover's frame: +1/+2 own man/king, −1/−2 the opponent's
-    taken: jax.Array  # bool (S,)  opponent pieces taken by the move under way (still on board)
+    position: jax.Array  # uint32 (5, 2)  mover's frame, as sets of squares: own men, own kings,
+    #   their men, their kings, and their pieces taken by the move under way (still on the
+    #   board), each as two words (`rules.Position`; read `board` and `taken`)
     jumper: jax.Array  # int32 ()  square of the piece mid-capture, −1 at the start of a move
     quiet_plies: jax.Array  # int32 ()  whole moves since the last capture or man move
     endgame_plies: jax.Array  # int32 ()  whole moves since the 16- or 5-move ending began
-    history: jax.Array  # uint32 (H, 2W)  kings (own, then theirs; mover's frame) of each
-    #   position since the last capture or man move, slot quiet_plies % H
+    history: jax.Array  # uint32 (H, 4)  the kings' sets (own, then theirs; mover's frame) of
+    #   each position since the last capture or man move, slot quiet_plies % H
 
     env_id = "draughts"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
@@ -71,9 +71,19 @@ class DraughtsState(NamedTuple):
     to_svg, save_svg = svg.state_methods(drawing.state_svg)
 
     @property
+    def board(self) -> jax.Array:
+        """int8 (…, S): the mover's frame, +1/+2 own man/king, −1/−2 the opponent's, 0 empty."""
+        return _board(self.position, self.variant)
+
+    @property
+    def taken(self) -> jax.Array:
+        """bool (…, S): the opponent pieces taken by the move under way (still on the board)."""
+        return _taken(self.position, self.variant)
+
+    @property
     def observation(self) -> jax.Array:
         """bool (…, n, n, 5): own men, own kings, their men, their kings, taken; mover's frame."""
-        return _observation(self.board, self.taken)
+        return _observation(self.position, self.variant)
 
     @property
     def legal_action_mask(self) -> jax.Array:
@@ -92,17 +102,22 @@ def state_type(variant: str) -> type[DraughtsState]:
 
 
 def observation(board: jax.Array, taken: jax.Array, variant: str) -> jax.Array:
-    """bool (n, n, 5) of one position (see `DraughtsState.observation`).
+    """bool (n, n, 5) of one position (see `DraughtsState.observation`)."""
+    planes = jnp.stack([board == v for v in (1, 2, -1, -2)] + [taken], axis=-1)  # (S, 5)
+    return _on_cells(planes, rules.layout(variant).n)
+
+
+def _on_cells(planes: jax.Array, n: int) -> jax.Array:
+    """bool (…, n, n, 5): planes (…, S, 5) of the squares spread over the board's cells.
 
     Row r holds squares r·n/2 … on every other cell, from column 1 on even rows and column 0 on
     odd ones: each row's planes are interleaved with empty cells by a reshape, not gathered
     cell by cell (a gather under vmap cost more than the rest of the observation)."""
-    n = rules.layout(variant).n
-    planes = jnp.stack([board == v for v in (1, 2, -1, -2)] + [taken], axis=-1)  # (S, 5)
-    rows = planes.reshape(n, n // 2, 1, 5)
+    lead = planes.shape[:-2]
+    rows = planes.reshape(*lead, n, n // 2, 1, 5)
     light = jnp.zeros_like(rows)
-    from_column_1 = jnp.concatenate([light, rows], axis=2).reshape(n, n, 5)
-    from_column_0 = jnp.concatenate([rows, light], axis=2).reshape(n, n, 5)
+    from_column_1 = jnp.concatenate([light, rows], axis=-2).reshape(*lead, n, n, 5)
+    from_column_0 = jnp.concatenate([rows, light], axis=-2).reshape(*lead, n, n, 5)
     even_row = (jnp.arange(n) % 2 == 0)[:, None, None]
     return jnp.where(even_row, from_column_1, from_column_0)
 
@@ -112,14 +127,20 @@ def _legal_action_mask(legal_action_bits: jax.Array, num_actions: int) -> jax.Ar
     return bits.unpack_mask(legal_action_bits, num_actions)
 
 
-@jax.jit
-def _observation(board: jax.Array, taken: jax.Array) -> jax.Array:
-    squares = board.shape[-1]
-    variant = "international" if squares == 50 else "brazilian"  # the 8×8 variants look alike
-    one = functools.partial(observation, variant=variant)
-    for _ in range(board.ndim - 1):
-        one = jax.vmap(one)
-    return one(board, taken)
+@functools.partial(jax.jit, static_argnums=1)
+def _board(position: jax.Array, variant: str) -> jax.Array:
+    return rules.board_of(position, rules.layout(variant))
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _taken(position: jax.Array, variant: str) -> jax.Array:
+    return rules.planes_of(position[..., rules.TAKEN, :], rules.layout(variant))
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _observation(position: jax.Array, variant: str) -> jax.Array:
+    planes = rules.planes_of(position, rules.layout(variant))  # (…, 5, S)
+    return _on_cells(jnp.swapaxes(planes, -1, -2), rules.layout(variant).n)
 
 
 class Draughts(Env):
@@ -207,6 +228,7 @@ class Draughts(Env):
         jumper = jnp.asarray(jumper, jnp.int32)
         legal = rules.legal_hops(board, taken, jumper, lay)
         has_move = legal.bits.any()
+        position = rules.position_words(board, taken, lay)
         mover = jax.nn.one_hot(jnp.asarray(player, jnp.int32), 2, dtype=jnp.float32)
         state = self.state_type(
             current_player=jnp.asarray(player, jnp.int32),
@@ -215,12 +237,11 @@ class Draughts(Env):
             terminated=~has_move,
             truncated=jnp.bool_(False),
             step_count=jnp.int32(0),
-            board=board,
-            taken=taken,
+            position=position,
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             endgame_plies=jnp.int32(0),
-            history=jnp.zeros((self.history_length, 2 * lay.words), jnp.uint32),
+            history=jnp.zeros((self.history_length, 4), jnp.uint32),
         )
         return self._record(state) if self.repetition_draw else state
 
@@ -238,7 +259,7 @@ class Draughts(Env):
                 f"{self.state_type.__name__}"
             )
         found = tuple(jnp.shape(state.history)[-2:])
-        expected = (self.history_length, 2 * self.layout.words)
+        expected = (self.history_length, 4)
         if found != expected:
             raise ValueError(
                 f"the state was made under other draw rules than {self!r} (its history is "
@@ -253,33 +274,20 @@ class Draughts(Env):
         return bits.bit_at(state.legal_action_bits, action)
 
     def _step(self, state: DraughtsState, action: jax.Array) -> DraughtsState:
-        lay = self.layout
-        hop = rules.hop(state.board, state.taken, action, lay)
-        goes_on = hop.captured & rules.can_capture_from(hop.board, hop.taken, hop.square, lay)
-        ended = rules.flip(rules.finish(hop.board, hop.taken, hop.square, lay))
-        no_taken = jnp.zeros(lay.squares, bool)
-        # Computed once: else the loops that read the position (the mask's) redo the hop.
-        board, taken, jumper = computed_once(
-            (
-                jnp.where(goes_on, hop.board, ended),
-                jnp.where(goes_on, hop.taken, no_taken),
-                jnp.where(goes_on, hop.square, -1),
-            ),
-            state.step_count,
-        )
-        legal = rules.legal_hops(board, taken, jumper, lay)
+        hopped = rules.play_hop(state.position, action, self.layout)
         state = state._replace(
-            board=board,
-            taken=taken,
-            jumper=jumper,
-            legal_action_bits=legal.bits,
-            current_player=jnp.where(goes_on, state.current_player, 1 - state.current_player),
+            position=hopped.position,
+            jumper=hopped.jumper,
+            legal_action_bits=hopped.legal.bits,
+            current_player=jnp.where(
+                hopped.goes_on, state.current_player, 1 - state.current_player
+            ),
             rewards=jnp.zeros(2, jnp.float32),
         )
-        turn_over = self._end_move(state, hop, legal.bits.any())
-        return tree_where(goes_on, state, turn_over)
+        turn_over = self._end_move(state, hopped, hopped.legal.bits.any())
+        return tree_where(hopped.goes_on, state, turn_over)
 
-    def _end_move(self, state, hop: rules.Hop, has_move) -> DraughtsState:
+    def _end_move(self, state, hop: rules.Hopped, has_move) -> DraughtsState:
         """`state` has the move handed to the opponent; `hop` was the mover's last hop."""
         mover = 1 - state.current_player
         irreversible = hop.captured | hop.man_moved
@@ -298,10 +306,10 @@ class Draughts(Env):
             state = self._record(state)
         return state._replace(terminated=lost | (drawn & has_move))
 
-    def _count_endgame(self, state, hop: rules.Hop):
+    def _count_endgame(self, state, hop: rules.Hopped):
         """The 16- and 5-move endings: counts whole moves since the present one began; a change
         of ending (a capture, or reaching one) starts the count again."""
-        category = endgame_category(state.board)
+        category = _category(rules.piece_counts(state.position))
         # A capture changes the material; else the ending is the one of the move before.
         same = ~hop.captured & (category > 0)
         plies = jnp.where(same, state.endgame_plies + 1, 0)
@@ -310,11 +318,8 @@ class Draughts(Env):
         return state._replace(endgame_plies=plies), (category > 0) & (plies >= limit)
 
     def _key(self, state) -> jax.Array:
-        """uint32 (2W,): the kings of both sides, the position's identity in a quiet stretch."""
-        lay = self.layout
-        own = rules.bits_of(state.board == rules.OWN_KING, lay)
-        theirs = rules.bits_of(state.board == rules.THEIR_KING, lay)
-        return jnp.concatenate([own, theirs])
+        """uint32 (4,): the kings of both sides, the position's identity in a quiet stretch."""
+        return state.position[rules.OWN_KINGS : rules.THEIR_KINGS + 1 : 2].reshape(4)
 
     def _occurrences_before(self, state) -> jax.Array:
         size, quiet = self.history_length, state.quiet_plies
@@ -333,8 +338,13 @@ class Draughts(Env):
 def endgame_category(board: jax.Array) -> jax.Array:
     """int32 (): 1 for a 16-move ending (a lone king against three pieces, a king among them),
     2 for a 5-move ending (a lone king against one or two pieces, a king among them), else 0."""
-    men = jnp.stack([(board == rules.OWN_MAN).sum(), (board == rules.THEIR_MAN).sum()])
-    kings = jnp.stack([(board == rules.OWN_KING).sum(), (board == rules.THEIR_KING).sum()])
+    codes = (rules.OWN_MAN, rules.OWN_KING, rules.THEIR_MAN, rules.THEIR_KING)
+    return _category(jnp.stack([(board == code).sum() for code in codes]).astype(jnp.int32))
+
+
+def _category(counts: jax.Array) -> jax.Array:
+    """`endgame_category` of the piece counts (own men, own kings, their men, their kings)."""
+    men, kings = counts[0::2], counts[1::2]
     pieces = men + kings
     lone = (pieces == 1) & (kings == 1)
     other_pieces, other_kings = pieces[::-1], kings[::-1]

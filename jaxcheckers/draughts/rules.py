@@ -10,15 +10,17 @@ A hop is one action: `action = (direction·L + distance − 1)·S + square`, the
 going `distance` squares (1 … L = n − 1) along `direction` (0 NW, 1 NE, 2 SW, 3 SE, rows counted
 downward in the mover's frame). A capture hop passes over exactly one opponent piece.
 
-The env's legal hops (`legal_hops`, every step) work on sets of squares as bits (`bitboard`):
-every piece's hops at once by shifts, then, under the majority rule, a depth-first search of the
-captures that begin with those hops (`longest_captures`), with a stack deep enough for any
-capture, so nothing is ever dropped. Whole moves (`whole_moves`: perft, notation, the tests) are
-searched breadth first, one level per piece taken: a level is a fixed number of nodes (square of
-the capturing piece, its start square, whether it is a king, the pieces taken, and a label),
-children are all capture hops of a node, and nodes with the same label, start, square, kind and
-set of taken pieces are merged: two routes of the same move become one node; a search that
-needs more nodes than its capacity says so (`Moves.overflow`).
+The env keeps a position as five sets of squares held as bits (`Position`, `bitboard`; the
+board and `taken` above are read from them) and plays a hop on them (`play_hop`). Its legal
+hops (`legal_hops`, every step) work on such sets: every piece's hops at once by shifts, then,
+under the majority rule, a depth-first search of the captures that begin with those hops
+(`longest_captures`), with a stack deep enough for any capture, so nothing is ever dropped.
+Whole moves (`whole_moves`: perft, notation, the tests) are searched breadth first, one level
+per piece taken: a level is a fixed number of nodes (square of the capturing piece, its start
+square, whether it is a king, the pieces taken, and a label), children are all capture hops of
+a node, and nodes with the same label, start, square, kind and set of taken pieces are merged:
+two routes of the same move become one node; a search that needs more nodes than its capacity
+says so (`Moves.overflow`).
 """
 
 from __future__ import annotations
@@ -299,6 +301,73 @@ def search(
 # -- the env's legal hops, on sets of squares ----------------------------------------------------
 
 
+# -- the env's position as sets of squares ---------------------------------------------------------
+
+OWN_MEN, OWN_KINGS, THEIR_MEN, THEIR_KINGS, TAKEN = range(5)  # the rows of a position's words
+
+
+class Position(NamedTuple):
+    """A position in the mover's frame as five sets of squares (`bitboard`); the env keeps it as
+    uint32 (5, 2) words, [set, (low, high) word] (`position_words`)."""
+
+    own_men: bb.Bits
+    own_kings: bb.Bits
+    their_men: bb.Bits
+    their_kings: bb.Bits
+    taken: bb.Bits  # opponent pieces taken by the move under way (still in their sets)
+
+
+def position_of(board: jax.Array, taken: jax.Array, lay: Layout) -> Position:
+    """The sets of an int8 board and its taken pieces (inside a `wide` function)."""
+    geo = bb.geometry(lay.n)
+    masks = (board == OWN_MAN, board == OWN_KING, board == THEIR_MAN, board == THEIR_KING, taken)
+    return Position(*(bb.pack(mask, geo) for mask in masks))
+
+
+def _words(position: Position) -> jax.Array:
+    x = jnp.stack([s.x for s in position], axis=-1)
+    low = (x & bb.u64(0xFFFFFFFF)).astype(jnp.uint32)
+    return jnp.stack([low, (x >> bb.u64(32)).astype(jnp.uint32)], axis=-1)
+
+
+def _of_words(words: jax.Array) -> Position:
+    x = words[..., 0].astype(jnp.uint64) | (words[..., 1].astype(jnp.uint64) << bb.u64(32))
+    return Position(*(bb.Bits(x[..., i]) for i in range(5)))
+
+
+@bb.wide
+def position_words(board: jax.Array, taken: jax.Array, lay: Layout) -> jax.Array:
+    """uint32 (5, 2): the env's words of an int8 board and its taken pieces."""
+    return _words(position_of(board, taken, lay))
+
+
+def planes_of(words: jax.Array, lay: Layout) -> jax.Array:
+    """bool (…, K, S): each of K sets of a position's words (…, K, 2) as a mask, by shifts of
+    the low and the high word (32-bit arithmetic, no gather)."""
+    bit = bb.geometry(lay.n).bit
+    low = bit < 32
+    shifts = (bit % 32).astype(np.uint32)
+    planes = [
+        (words[..., word, None] >> jnp.asarray(shifts[part])) & 1
+        for word, part in ((0, low), (1, ~low))
+        if part.any()
+    ]
+    return jnp.concatenate(planes, axis=-1).astype(bool)
+
+
+def board_of(words: jax.Array, lay: Layout) -> jax.Array:
+    """int8 (…, S): the board of a position's words (see the module docstring)."""
+    values = np.asarray([OWN_MAN, OWN_KING, THEIR_MAN, THEIR_KING], np.int8)
+    planes = planes_of(words[..., :TAKEN, :], lay)
+    return (planes.astype(jnp.int8) * values[:, None]).sum(axis=-2, dtype=jnp.int8)
+
+
+def piece_counts(words: jax.Array) -> jax.Array:
+    """int32 (…, 4): own men, own kings, their men, their kings of a position's words."""
+    counts = jax.lax.population_count(words[..., :TAKEN, :])
+    return counts.astype(jnp.int32).sum(axis=-1)
+
+
 class Sides(NamedTuple):
     """A position (the side to move's frame) as sets of squares (`bitboard`)."""
 
@@ -308,15 +377,17 @@ class Sides(NamedTuple):
     jumpable: bb.Bits  # the opponent's pieces not yet taken
 
 
-def sides(board: jax.Array, taken: jax.Array, jumper: jax.Array, lay: Layout) -> Sides:
-    """The sets of a position; mid-capture (`jumper` ≥ 0) only the capturing piece moves."""
+def _sides_of(position: Position, jumper: jax.Array, lay: Layout) -> Sides:
+    """The sets the move generation reads; mid-capture (`jumper` ≥ 0) only the capturing piece
+    moves."""
     geo = bb.geometry(lay.n)
-    movers = jnp.where(jumper < 0, True, jnp.arange(lay.squares) == jumper)
+    movers = bb.where(jumper < 0, bb.const(geo.valid), bb.single(jumper, geo))
+    theirs = position.their_men | position.their_kings
     return Sides(
-        kings=bb.pack(movers & (board == OWN_KING), geo),
-        men=bb.pack(movers & (board == OWN_MAN), geo),
-        occupied=bb.pack(board != EMPTY, geo),
-        jumpable=bb.pack((board < 0) & ~taken, geo),
+        kings=position.own_kings & movers,
+        men=position.own_men & movers,
+        occupied=position.own_men | position.own_kings | theirs,
+        jumpable=theirs & ~position.taken,
     )
 
 
@@ -388,10 +459,15 @@ def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     """The legal hops: those that begin a longest capture (the majority rule) or, in Russian,
     any capture but a king's landing where it stops behind a piece it could land behind and
     go on from; with no capture, the quiet moves (at the start of a move)."""
+    return _legal(position_of(board, taken, lay), jumper, lay)
+
+
+def _legal(pieces: Position, jumper, lay: Layout) -> Legal:
+    """`legal_hops` of a position held as sets."""
     geo = bb.geometry(lay.n)
     # Computed once (`core.computed_once`), the sets and the mask's words: else XLA on the CPU
     # fuses what they are made of into each of the loops that read them (the mask's: A entries).
-    position = computed_once(sides(board, taken, jumper, lay), jumper)
+    position = computed_once(_sides_of(pieces, jumper, lay), jumper)
     sets = computed_once(hop_sets(position, lay), jumper)
     ends = landings(sets.captures, lay)
     if lay.majority:
@@ -715,17 +791,6 @@ def _searching_first(searches: jax.Array, count: jax.Array) -> jax.Array:
     return jnp.zeros_like(lanes).at[place].set(lanes, unique_indices=True)
 
 
-@bb.wide
-def can_capture_from(board, taken, square, lay: Layout) -> jax.Array:
-    """bool (): the piece on `square` has a capture (the move must go on)."""
-    geo = bb.geometry(lay.n)
-    position = sides(board, taken, square, lay)
-    occupied = position.occupied & ~bb.single(square, geo)
-    bit = jnp.asarray(geo.bit)[square]
-    lands, _ = _captures_of(bit, board[square] == OWN_KING, position.jumpable, occupied, geo)
-    return lands.any().any()
-
-
 def _expand(nodes: Nodes, board, lay: Layout) -> tuple[Nodes, jax.Array]:
     """The children of `nodes` labelled by group (uncompacted), and which nodes have none."""
     children = _children(nodes, board, lay, "group")
@@ -743,29 +808,89 @@ def _stops_early(valid, ends, group) -> jax.Array:
 # -- playing a hop -------------------------------------------------------------------------------
 
 
-class Hop(NamedTuple):
-    board: jax.Array  # int8 (S,)  the piece moved (crowned mid-capture in Russian)
-    taken: jax.Array  # bool (S,)
-    square: jax.Array  # int32 ()  where the piece stands now
+class Hopped(NamedTuple):
+    """A hop played on the env's position (`play_hop`)."""
+
+    position: jax.Array  # uint32 (5, 2)  after the hop: in the opponent's frame once the move ends
+    jumper: jax.Array  # int32 ()  the capturing piece's square while the move goes on, else −1
+    legal: Legal  # the legal hops there
     captured: jax.Array  # bool ()  the hop took a piece
     man_moved: jax.Array  # bool ()
+    goes_on: jax.Array  # bool ()  the capture goes on: the same side moves again
 
 
-def hop(board: jax.Array, taken: jax.Array, action: jax.Array, lay: Layout) -> Hop:
-    """Plays the hop `action` (assumed legal): the piece moves; a piece passed over is marked."""
+@bb.wide
+def play_hop(words: jax.Array, action: jax.Array, lay: Layout) -> Hopped:
+    """Plays the hop `action` (assumed legal) on a position's words: the piece moves (crowned
+    mid-capture in Russian), a piece passed over is marked taken; if the capture cannot go on
+    the move ends (`finish`, then the board is turned for the opponent). Then the legal hops."""
+    geo = bb.geometry(lay.n)
+    position = _of_words(words)
     direction, distance, origin = hop_of(action, lay)
-    ray = jnp.asarray(lay.ray)[origin, direction]  # (L,)
-    land = ray[distance - 1]
-    before = jnp.arange(lay.reach) < distance - 1
-    square = jnp.arange(lay.squares)
-    over = (square[:, None] == ray[None, :]) & before[None, :]
-    passed = over.any(axis=1) & (board != EMPTY)  # the one opponent piece jumped, if any
-    piece = board[origin]
-    crown = lay.crown_mid_capture & passed.any() & (jnp.asarray(lay.row)[land] == 0)
-    piece = jnp.where(crown, jnp.int8(OWN_KING), piece)
-    moved = jnp.where(square == origin, jnp.int8(EMPTY), board)
-    moved = jnp.where(square == land, piece, moved)
-    return Hop(moved, taken | passed, land, passed.any(), board[origin] == OWN_MAN)
+    land = jnp.asarray(lay.ray)[origin, direction, distance - 1]
+    start, end = bb.single(origin, geo), bb.single(land, geo)
+    bit, table = jnp.asarray(geo.bit), bb.u64(geo.ray)
+    # The squares passed over: along the hop from its start, and back from its landing.
+    back = jnp.asarray(OPPOSITE)[direction]
+    between = bb.Bits(table[bit[origin], direction, 0] & table[bit[land], back, 0])
+    theirs = position.their_men | position.their_kings
+    passed = between & theirs  # the one piece a capture takes
+    captured = passed.any()
+    king = (position.own_kings & start).any()
+    first_row = bb.const(geo.first_row if lay.crown_mid_capture else 0)
+    crowned = king | (captured & (end & first_row).any())
+    none = bb.none_like(end)
+    moved = position._replace(
+        own_men=(position.own_men & ~start) | bb.where(crowned, none, end),
+        own_kings=(position.own_kings & ~start) | bb.where(crowned, end, none),
+        taken=position.taken | passed,
+    )
+    occupied = (moved.own_men | moved.own_kings | theirs) & ~end
+    lands, _ = _captures_of(bit[land], crowned, theirs & ~moved.taken, occupied, geo)
+    goes_on = captured & lands.any().any()
+    ended = _turned(_finished(moved, end, geo), geo)
+    after = jax.tree.map(lambda a, b: jnp.where(goes_on, a, b), moved, ended)
+    jumper = jnp.where(goes_on, land, -1).astype(jnp.int32)
+    # Computed once: else the loops that read the position (the mask's) redo the hop.
+    after, jumper = computed_once((after, jumper), action)
+    legal = _legal(after, jumper, lay)
+    return Hopped(_words(after), jumper, legal, captured, ~king, goes_on)
+
+
+def _finished(position: Position, end: bb.Bits, geo: bb.Geometry) -> Position:
+    """The move ended on `end`: taken pieces leave, a man on the last row is crowned."""
+    crown = position.own_men & end & bb.const(geo.first_row)
+    gone = ~position.taken
+    return Position(
+        own_men=position.own_men & ~crown,
+        own_kings=position.own_kings | crown,
+        their_men=position.their_men & gone,
+        their_kings=position.their_kings & gone,
+        taken=bb.none_like(end),
+    )
+
+
+def _turned(position: Position, geo: bb.Geometry) -> Position:
+    """The position in the other side's frame: rotated 180° and the sides swapped (`flip`)."""
+    mine, theirs = position[:2], position[2:4]
+    return Position(*(_rotated(x, geo) for x in (*theirs, *mine, position.taken)))
+
+
+def _rotated(x: bb.Bits, geo: bb.Geometry) -> bb.Bits:
+    """The set rotated 180°: the layout is symmetric, so bit b goes to bit top − b (`top` the
+    last square's bit), a reversal of the word's bits then a shift."""
+    value = x.x
+    for width, pattern in (
+        (1, 0x5555555555555555),
+        (2, 0x3333333333333333),
+        (4, 0x0F0F0F0F0F0F0F0F),
+        (8, 0x00FF00FF00FF00FF),
+        (16, 0x0000FFFF0000FFFF),
+    ):
+        mask, by = bb.u64(pattern), bb.u64(width)
+        value = ((value >> by) & mask) | ((value & mask) << by)
+    value = (value >> bb.u64(32)) | (value << bb.u64(32))
+    return bb.Bits(value >> bb.u64(63 - int(geo.bit[-1])))
 
 
 def finish(board: jax.Array, taken: jax.Array, square: jax.Array, lay: Layout) -> jax.Array:
