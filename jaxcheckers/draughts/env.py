@@ -139,8 +139,7 @@ def _taken(position: jax.Array, variant: str) -> jax.Array:
 
 @functools.partial(jax.jit, static_argnums=1)
 def _observation(position: jax.Array, variant: str) -> jax.Array:
-    planes = rules.planes_of(position, rules.layout(variant))  # (…, 5, S)
-    return _on_cells(jnp.swapaxes(planes, -1, -2), rules.layout(variant).n)
+    return rules.cells_of(position, rules.layout(variant))
 
 
 class Draughts(Env):

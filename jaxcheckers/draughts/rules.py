@@ -355,6 +355,26 @@ def planes_of(words: jax.Array, lay: Layout) -> jax.Array:
     return jnp.concatenate(planes, axis=-1).astype(bool)
 
 
+def cells_of(words: jax.Array, lay: Layout) -> jax.Array:
+    """bool (…, n, n, K): K sets of a position's words (…, K, 2) on the board's cells, light
+    cells empty, the sets last: each cell shifts the word that holds its square's bit (the
+    squares' bits increase cell by cell, so the low word's cells come first). No gather, no
+    transpose."""
+    n = lay.n
+    row, col = np.divmod(np.arange(n * n), n)
+    dark = (row + col) % 2 == 1
+    bit = (row * (n + 1) + col) // 2
+    high = np.cumsum(dark & (bit >= 32)) > 0  # from the first dark cell whose bit is high
+    shifts = (bit % 32).astype(np.uint32)[:, None]
+    parts = [
+        (words[..., None, :, word] >> jnp.asarray(shifts[part])) & 1
+        for word, part in ((0, ~high), (1, high))
+        if part.any()
+    ]
+    cells = jnp.concatenate(parts, axis=-2).astype(bool) & dark[:, None]
+    return cells.reshape(*words.shape[:-2], n, n, words.shape[-2])
+
+
 def board_of(words: jax.Array, lay: Layout) -> jax.Array:
     """int8 (…, S): the board of a position's words (see the module docstring)."""
     values = np.asarray([OWN_MAN, OWN_KING, THEIR_MAN, THEIR_KING], np.int8)
