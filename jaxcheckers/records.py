@@ -155,16 +155,31 @@ def plain_dialect(players: tuple[str, str]) -> Dialect:
 
 
 def game_from_actions(dialect: Dialect, env, start_state, actions, **tags: str) -> GameRecord:
-    """The record of `actions` played from an unbatched start state (replayed on the host)."""
+    """The record of `actions` played from an unbatched start state (replayed on the host).
+
+    An illegal action (an agent's forfeit: the env ends the game there, the mover losing) is no
+    move and is not written; the record ends before it, with the forfeit's result and the tag
+    `Termination "rules infraction"` (PGN's name for it)."""
+    forfeits = []
 
     def write(moves, movers, state, action):
-        dialect.write(env, moves, movers, state, action)
+        if _is_legal(state, action, env.num_actions):
+            dialect.write(env, moves, movers, state, action)
+        else:
+            forfeits.append(action)
 
     moves, movers, state = replay_actions(env, start_state, actions, write)
     result = dialect.result(state)
     all_tags = dialect.tags(env, start_state, **tags)
     all_tags["Result"] = result
+    if forfeits:
+        all_tags["Termination"] = "rules infraction"
     return GameRecord(all_tags, moves, movers, result)
+
+
+def _is_legal(state, action: int, num_actions: int) -> bool:
+    """`action` is a legal action of an unbatched host state."""
+    return 0 <= action < num_actions and bool(np.asarray(state.legal_action_mask)[action])
 
 
 # One token of record text, tried in this order at each position: a tag pair (its value may hold
