@@ -713,12 +713,14 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
 def _while_each(searching, step, consts, carry, scratch):
     """`lax.while_loop` of `carry, scratch = step(consts, carry, scratch)` while
     `searching(carry)`, for `step`s that leave a finished carry as it is; the final carry.
-    `scratch` is working memory (a search's stack): it starts as given and is not returned.
+    `scratch` is working memory that `step` writes before it reads (a search's stack below its
+    pointer): it starts as given, is not returned, and under vmap an element may find another's
+    leftovers in it.
 
     Under vmap it runs without selecting, each time round, between every element's old and new
     carry (the stack of a search is large; the select cost more than the step), and a large
-    batch searches only its elements that search, a chunk at a time, with scratch for a chunk
-    only."""
+    batch searches only its elements that search, in a few lanes that take them up one after
+    another (`_run_queued`), with scratch for those lanes only."""
 
     searching, step = bb.in_x64(searching), bb.in_x64(step)
 
@@ -744,7 +746,7 @@ def _while_each(searching, step, consts, carry, scratch):
             scratch = _scratch(scratch, in_batched[2], lanes)
             out = _run_all(searching, step, consts, carry, scratch)
         else:
-            out = _run_compacted(searching, step, consts, carry, scratch, in_batched[2], width)
+            out = _run_queued(searching, step, consts, carry, scratch, in_batched[2], width)
         return out, jax.tree.map(lambda _: True, out)
 
     return run(consts, carry, scratch)
@@ -760,9 +762,13 @@ def _scratch(scratch, batched, lanes):
 
 
 def _compacted_width(batch: int) -> int:
-    """Elements searched at once under vmap: a sixteenth of a batch of 256 or more (about one
-    position in ten searches its captures in random play; docs/performance.md has the choice)."""
-    return batch if batch < 256 else batch // 16
+    """Elements searched at once under vmap: a sixteenth of a batch of 256 or more, at most 64
+    on a CPU (about one position in thirteen searches its captures in random play, 4 rounds on
+    average; a round costs the CPU in proportion to its width, an accelerator about the same
+    whatever it is: docs/performance.md has the choice)."""
+    if batch < 256:
+        return batch
+    return min(batch // 16, 64) if jax.default_backend() == "cpu" else batch // 16
 
 
 def _run_all(searching, step, consts, carry, scratch):
@@ -777,26 +783,61 @@ def _run_all(searching, step, consts, carry, scratch):
     )[0]
 
 
-def _run_compacted(searching, step, consts, carry, scratch, scratch_batched, width: int):
-    """The elements that search, gathered `width` at a time, searched and put back. Each loop
-    round then costs `width` elements, not the batch: most positions need no search, and a
-    loop under vmap runs for the whole batch until its largest search ends. A finished carry
-    is left as it is by `step`, so a chunk may hold finished elements (the last chunk's start
-    is clamped to the batch) and put them back unchanged."""
+def _run_queued(searching, step, consts, carry, scratch, scratch_batched, width: int):
+    """The elements that search, `width` at a time in lanes that each take the next waiting
+    element as soon as theirs is searched. A loop under vmap runs until its largest search ends,
+    and most searches are short (about 4 rounds; the largest about 30): in chunks, each chunk
+    ran as long as its largest search with most lanes idle; queued, the loop runs about as long
+    as the largest search or the searches' rounds over `width`, whichever is more. A finished
+    carry is left as it is by `step`, so a lane with nothing left to search idles harmlessly."""
     searches = jax.vmap(searching)(carry)
     count = searches.sum(dtype=jnp.int32)
     order = _searching_first(searches, count)
+    batch = searches.shape[0]
+    held = order[:width]  # the element each lane holds
+    lanes = (jax.tree.map(lambda x: x[held], carry), _scratch(scratch, scratch_batched, held))
+    each_step = jax.vmap(step, in_axes=(0, 0, 0))
 
-    def chunk(state):
-        start, carry = state
-        lanes = jax.lax.dynamic_slice(order, (start,), (width,))
-        part = jax.tree.map(lambda x: x[lanes], (consts, carry))
-        out = _run_all(searching, step, *part, _scratch(scratch, scratch_batched, lanes))
-        carry = jax.tree.map(lambda whole, x: whole.at[lanes].set(x), carry, out)
-        return start + width, carry
+    def busy(state):
+        _, _, (lane_carry, _), _ = state
+        return jax.vmap(searching)(lane_carry).any()
 
-    _, carry = jax.lax.while_loop(lambda s: s[0] < count, chunk, (jnp.int32(0), carry))
-    return carry
+    def body(state):
+        held, waiting, (lane_carry, lane_scratch), out = state
+        lane_consts = jax.tree.map(lambda x: x[held], consts)
+        lane_carry, lane_scratch = each_step(lane_consts, lane_carry, lane_scratch)
+        done = ~jax.vmap(searching)(lane_carry)
+        # Put the finished lanes' carries back (a lane idle since it finished writes the same).
+        into = jnp.where(done, held, batch)
+        out = jax.tree.map(lambda o, x: o.at[into].set(x, mode="drop"), out, lane_carry)
+        # Hand the waiting elements to the finished lanes, in order.
+        place = waiting + jnp.cumsum(done, dtype=jnp.int32) - 1
+        refill = done & (place < count)
+        taken = order[jnp.minimum(place, batch - 1)]
+        held = jnp.where(refill, taken, held)
+        lane_carry = jax.tree.map(
+            lambda lane, whole: jnp.where(_lanes_like(refill, lane), whole[held], lane),
+            lane_carry,
+            carry,
+        )
+        if any(jax.tree.leaves(scratch_batched)):
+            fresh = _scratch(scratch, scratch_batched, held)
+            lane_scratch = jax.tree.map(
+                lambda lane, new: jnp.where(_lanes_like(refill, lane), new, lane),
+                lane_scratch,
+                fresh,
+            )
+        waiting = waiting + refill.sum(dtype=jnp.int32)
+        return held, waiting, (lane_carry, lane_scratch), out
+
+    start = (held, jnp.minimum(count, width).astype(jnp.int32), lanes, carry)
+    *_, out = jax.lax.while_loop(busy, body, start)
+    return out
+
+
+def _lanes_like(flags: jax.Array, x: jax.Array) -> jax.Array:
+    """bool (width, 1, …): one flag a lane, against a field of shape (width, …)."""
+    return flags.reshape(flags.shape + (1,) * (x.ndim - 1))
 
 
 def _searching_first(searches: jax.Array, count: jax.Array) -> jax.Array:

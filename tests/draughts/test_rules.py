@@ -145,12 +145,12 @@ def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
     assert int(state.current_player) == 0 and int(state.jumper) >= 0
 
 
-# Under vmap, batches of 256 and more search their captures a chunk of positions at a time, the
-# positions that search gathered first (`rules._run_compacted`).
+# Under vmap, batches of 256 and more search their captures in a few lanes, each taking the next
+# position that searches as soon as its own is searched (`rules._run_queued`).
 @pytest.mark.parametrize("idle_every", [0, 7], ids=["all-search", "some-idle"])
 def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(idle_every):
-    """A toy search (count k down to 0, adding k·c): every element's result is its own. With
-    all 300 searching, the last chunk's start is clamped back over finished elements."""
+    """A toy search (count k down to 0, adding k·c): every element's result is its own, though
+    the lanes take up the 300 elements (searches of 1 to 8 rounds) one after another."""
 
     def searching(carry):
         return carry[0] > 0
