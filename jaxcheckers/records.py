@@ -29,6 +29,7 @@ __all__ = [
     "result_from_rewards",
     "replay_actions",
     "game_from_actions",
+    "is_legal",
     "format_game",
     "format_games",
     "read_games",
@@ -163,7 +164,7 @@ def game_from_actions(dialect: Dialect, env, start_state, actions, **tags: str) 
     forfeits = []
 
     def write(moves, movers, state, action):
-        if _is_legal(state, action, env.num_actions):
+        if is_legal(state, action, env.num_actions):
             dialect.write(env, moves, movers, state, action)
         else:
             forfeits.append(action)
@@ -177,7 +178,7 @@ def game_from_actions(dialect: Dialect, env, start_state, actions, **tags: str) 
     return GameRecord(all_tags, moves, movers, result)
 
 
-def _is_legal(state, action: int, num_actions: int) -> bool:
+def is_legal(state, action: int, num_actions: int) -> bool:
     """`action` is a legal action of an unbatched host state."""
     return 0 <= action < num_actions and bool(np.asarray(state.legal_action_mask)[action])
 

@@ -31,3 +31,17 @@ def test_a_forfeit_is_recorded_as_a_rules_infraction_not_as_a_move(game):
         assert record.tags["Termination"] == "rules infraction"
         assert record.result not in ("*", "1/2-1/2", "1-1")
         assert 'Termination "rules infraction"' in records.format_game(record)
+
+
+@pytest.mark.parametrize("game", ["checkers", "chess", "draughts"])
+def test_a_move_name_is_refused_for_an_illegal_action(game):
+    """The spec's `move_name` names legal actions only (it named squares that do not exist)."""
+    env = jaxcheckers.make(game)
+    state = env.init(jax.random.key(0))
+    name = jaxcheckers.games.spec(game).notation.move_name
+    legal = [int(a) for a in jnp.flatnonzero(state.legal_action_mask)]
+    assert name(env, state, legal[0])  # a legal one is named
+    for action in (0, env.num_actions, -1):
+        assert action not in legal
+        with pytest.raises(ValueError, match="not legal in this position"):
+            name(env, state, action)

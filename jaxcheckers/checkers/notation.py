@@ -12,6 +12,7 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers import records
 from jaxcheckers.checkers.frames import absolute_board
 from jaxcheckers.checkers.pdn import hops_of_move
 from jaxcheckers.checkers.render import continue_move, describe_action, legal_moves, square_number
@@ -84,7 +85,10 @@ def parse_move(env, state, text: str) -> list[int]:
 
 
 def move_name(env, state, action: int) -> str:
-    """The hop `action` as written: `11-15`, or `15x22` for one hop of a capture."""
+    """The legal hop `action` as written: `11-15`, or `15x22` for one hop of a capture;
+    ValueError for an action that is not legal here."""
+    if not records.is_legal(state, int(action), env.num_actions):
+        raise ValueError(f"action {action} is not legal in this position")
     return describe_action(state, action)
 
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcheckers import records
 from jaxcheckers.core import compiled_step
 from jaxcheckers.draughts import rules
 from jaxcheckers.draughts.fen import absolute_board
@@ -69,7 +70,10 @@ def mid_move(state) -> bool:
 
 
 def move_name(env, state, action: int) -> str:
-    """One hop as written: `32-28`, or `28x19` for a hop that captures."""
+    """One legal hop as written: `32-28`, or `28x19` for a hop that captures; ValueError for an
+    action that is not legal here (it has no squares to name, or names a move nobody may play)."""
+    if not records.is_legal(state, int(action), env.num_actions):
+        raise ValueError(f"action {action} is not legal in this position")
     lay = env.layout
     direction, distance, square = rules.hop_of(int(action), lay)
     land = int(lay.ray[square, direction, distance - 1])
