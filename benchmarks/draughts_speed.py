@@ -111,6 +111,7 @@ def main(argv=None) -> int:
     print(markdown_table(["random play", "how", "steps (positions) / s", "vs dame-rs"], rows))
     out = {
         "machine": machine(),
+        "command_args": {"batch": args.batch, "seconds": args.seconds, "out": args.out},
         "jax": jax_results,
         "libraries": libraries,
     }

@@ -262,6 +262,17 @@ def speed_table(results_dir: Path) -> str:
         theirs = max((c["pgx"] for c in same), key=lambda r: r["steps_per_s"])
         row("tic-tac-toe 3×3", ours["steps_per_s"], ours["batch_size"], "pgx tic_tac_toe",
             theirs["steps_per_s"], "tictactoe.json", ttt, "python -m benchmarks.tictactoe")
+    draughts = [(path.name, json.loads(path.read_text()))
+                for path in sorted(results_dir.glob("draughts_speed*.json"))]
+    if draughts:  # the run at draughts' best batch size
+        def ours(result):
+            return next(j for j in result["jax"] if j["name"] == "jaxcheckers draughts")
+
+        source, result = max(draughts, key=lambda d: ours(d[1])["steps_per_s"])
+        dame = next(lib for lib in result["libraries"] if lib["name"] == "dame-rs")
+        row("international draughts", ours(result)["steps_per_s"], ours(result)["batch_size"],
+            "dame-rs (Rust, one game)", dame["positions_per_s"], source, result,
+            command_of("benchmarks.draughts_speed", result))
     header = ["game", "ours, steps/s", "peer", "peer, steps/s", "ours ÷ peer", "run"]
     return markdown_table(header, rows) + "\n\n" + "\n".join(runs.values())
 

@@ -47,6 +47,22 @@ def test_a_new_ladder_makes_the_readme_stale(results_copy):
     assert report.stale(results_copy, report.ROOT) == ["README.md"]
 
 
+def test_the_speed_table_shows_draughts_at_its_fastest_run(results_copy):
+    """Of the draughts_speed runs, the one whose draughts went fastest is the row; made faster,
+    the 1,024 run takes its place."""
+    table = report.speed_table(results_copy)
+    assert "`draughts_speed_4096.json`" in table and "(batch 4,096)" in table
+
+    def faster(d):
+        for entry in d["jax"]:
+            if entry["name"] == "jaxcheckers draughts":
+                entry["steps_per_s"] *= 10
+
+    _edit(results_copy / "draughts_speed.json", faster)
+    table = report.speed_table(results_copy)
+    assert "`draughts_speed.json`" in table and "(batch 1,024)" in table
+
+
 def test_the_readme_tables_carry_the_json_figures():
     """The generated parts hold the figures themselves, not only agree with a re-render."""
     readme = (report.ROOT / "README.md").read_text()
