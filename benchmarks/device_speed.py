@@ -2,6 +2,11 @@
 chess in one process, and jaxcheckers' checkers and international draughts, at large batch sizes.
 
     python -m benchmarks.device_speed [--chess-batch-sizes 1024 4096 16384] [--runs 3]
+    python -m benchmarks.device_speed --systems "jaxcheckers draughts" --draughts-lanes 4096 65536
+
+`--draughts-lanes` times draughts once for each number of lanes its capture search runs in
+(`draughts.rules._compacted_width`, patched while the rollout is traced; `own`, the default, the
+rules' own choice: a sixteenth of the batch off a CPU, which no GPU has timed yet).
 
 The shared harness (`benchmarks.common`: random legal actions, the observation read every step,
 auto-reset); every rollout is compiled first, then they take turns run by run. The figures only
@@ -12,6 +17,7 @@ batch size. Writes results/device_speed.json; `benchmarks.report` puts it in BEN
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from pathlib import Path
 
@@ -36,6 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=positive_int, default=3)
     parser.add_argument(
+        "--draughts-lanes",
+        type=lanes_or_own,
+        nargs="+",
+        default=[None],
+        help="the capture search's lanes to time draughts with, each in turn; `own`: the "
+        "rules' own choice (the default)",
+    )
+    parser.add_argument(
         "--systems",
         nargs="+",
         choices=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
@@ -55,10 +69,6 @@ def main(argv: list[str] | None = None) -> int:
             common.jaxcheckers_game("checkers", label=OURS_CHECKERS),
             args.checkers_batch_sizes,
         ),
-        OURS_DRAUGHTS: lambda: (
-            common.jaxcheckers_game("draughts", label=OURS_DRAUGHTS),
-            args.draughts_batch_sizes,
-        ),
     }
     systems = [makers[name]() for name in makers if name in args.systems]
     rollouts = [
@@ -66,6 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         for game, sizes in systems
         for batch in sizes
     ]
+    if OURS_DRAUGHTS in args.systems:
+        for lanes in args.draughts_lanes:
+            label = OURS_DRAUGHTS if lanes is None else f"{OURS_DRAUGHTS}, {lanes} lanes"
+            game = common.jaxcheckers_game("draughts", label=label)
+            for batch in args.draughts_batch_sizes:
+                with search_lanes(lanes):
+                    rollouts.append(common.TimedRollout(game, batch, min_run_s=args.seconds))
     rows = [r.to_json() for r in common.measure_together(rollouts, runs=args.runs)]
     best = {name: max((r for r in rows if r["name"] == name), key=lambda r: r["steps_per_s"])
             for name in {r["name"] for r in rows}}
@@ -85,6 +102,31 @@ def main(argv: list[str] | None = None) -> int:
     path.write_text(json.dumps(results, indent=2, default=str))
     print(f"wrote {path}")
     return 0
+
+
+def lanes_or_own(text: str) -> int | None:
+    """A number of lanes, or None for `own` (the rules' own choice)."""
+    return None if text == "own" else positive_int(text)
+
+
+@contextlib.contextmanager
+def search_lanes(lanes: int | None):
+    """Draughts' capture search traced with `lanes` lanes (None: the rules' own choice). The
+    caches of traced programs are cleared first: the env's step is traced once per set of rules,
+    and a trace made with other lanes would be reused."""
+    from jaxcheckers.draughts import rules
+
+    if lanes is None:
+        yield
+        return
+    jax.clear_caches()
+    own = rules._compacted_width
+    rules._compacted_width = lambda batch: min(lanes, batch)
+    try:
+        yield
+    finally:
+        rules._compacted_width = own
+        jax.clear_caches()
 
 
 def render_markdown(results: dict) -> str:

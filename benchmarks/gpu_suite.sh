@@ -12,7 +12,9 @@
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
 #   env  env throughput at GPU batch sizes: ours and pgx's chess, our checkers and draughts
-#        (benchmarks.device_speed; DRAUGHTS_BATCHES, default 65536, the draughts batch sizes)
+#        (benchmarks.device_speed; DRAUGHTS_BATCHES, default 65536, the draughts batch sizes;
+#        DRAUGHTS_LANES, e.g. "1024 4096 16384", times draughts with each number of lanes of its
+#        capture search besides its own choice: `STAGES=env ENV_BOX=... DRAUGHTS_LANES=...`)
 #   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
 #        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
@@ -138,6 +140,8 @@ else
              --marks "${MARKS[@]}" --against random alphabeta:3 alphabeta:5 --eval-games 128
              ${AZ_FLAGS:-})
 fi
+# shellcheck disable=SC2206  # DRAUGHTS_LANES is a list of lane counts on purpose
+[ -n "${DRAUGHTS_LANES:-}" ] && ENV_ARGS+=(--draughts-lanes own ${DRAUGHTS_LANES})
 
 RUN=$WORK/run
 if [ -n "$RESUME" ]; then

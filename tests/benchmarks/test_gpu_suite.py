@@ -64,7 +64,11 @@ def test_a_bad_invocation_is_one_line_and_writes_nothing(tmp_path, args, words):
 @pytest.mark.slow
 def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_path):
     out = tmp_path / "out"
-    result = _suite(str(out), "--smoke", timeout=600)
+    os.environ["DRAUGHTS_LANES"] = "3"
+    try:
+        result = _suite(str(out), "--smoke", timeout=600)
+    finally:
+        del os.environ["DRAUGHTS_LANES"]
     assert result.returncode == 0, result.stderr
     summary = json.loads((out / "suite.json").read_text())
     assert {name: s["result"] for name, s in summary["stages"].items()} == {
@@ -80,6 +84,8 @@ def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_
     assert entry["points"] and entry["points"][-1]["env_steps"] > 0
     variants = json.loads((out / "training_ab.json").read_text())["variants"]
     assert [v["variant"] for v in variants] == ["quick", "quick@bfloat16"]
+    timed = [r["name"] for r in json.loads((out / "device_speed.json").read_text())["throughput"]]
+    assert timed[-2:] == ["jaxcheckers draughts", "jaxcheckers draughts, 3 lanes"]
 
     # A second call goes on with the run the first one left, and adds the AlphaZero trainer's
     # stage. With parts of 6,000 bytes its network (a 10 kB tar) comes back in two parts, and
