@@ -38,6 +38,7 @@ from benchmarks.common import (
     measure_together,
     rate,
 )
+from jaxcheckers.argtypes import check_writable, positive_float, positive_int
 
 ROUNDS = 7
 
@@ -82,10 +83,14 @@ class LibraryRun:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch", type=int, default=1024)
-    parser.add_argument("--seconds", type=float, default=3.0, help="per outside library")
+    parser.add_argument("--batch", type=positive_int, default=1024)
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="per outside library")
     parser.add_argument("--out", default=str(RESULTS_DIR / "draughts_speed.json"))
     args = parser.parse_args(argv)
+    try:  # before anything is timed: a file that cannot be written costs nothing
+        check_writable(args.out)
+    except ValueError as error:
+        parser.error(f"--out: {error}")
 
     games = [jaxcheckers_game("draughts"), jaxcheckers_game("checkers")]
     rollouts = [TimedRollout(game, args.batch) for game in games]
