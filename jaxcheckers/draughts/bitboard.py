@@ -224,11 +224,6 @@ def pack(mask: jax.Array, geo: Geometry) -> Bits:
     return Bits(words.sum(axis=-1, dtype=jnp.uint64))
 
 
-def unpack(x: Bits, geo: Geometry) -> jax.Array:
-    """bool (…, S): the mask of a set (x's fields of any shape (…))."""
-    return ((x.x[..., None] >> u64(geo.bit.astype(np.uint64))) & u64(1)).astype(bool)
-
-
 def mask_words(x: Bits, geo: Geometry) -> jax.Array:
     """uint32 (⌈K·S/32⌉,): sets of K (…) fields (K,) as one mask packed into words: entry
     k·S + s (square s of set k) is bit e % 32 of word e // 32, as `jaxcheckers.bits.pack_mask`

@@ -308,7 +308,7 @@ class Draughts(Env):
     def _count_endgame(self, state, hop: rules.Hopped):
         """The 16- and 5-move endings: counts whole moves since the present one began; a change
         of ending (a capture, or reaching one) starts the count again."""
-        category = _category(rules.piece_counts(state.position))
+        category = endgame_category(rules.piece_counts(state.position))
         # A capture changes the material; else the ending is the one of the move before.
         same = ~hop.captured & (category > 0)
         plies = jnp.where(same, state.endgame_plies + 1, 0)
@@ -334,15 +334,10 @@ class Draughts(Env):
         return state._replace(history=history)
 
 
-def endgame_category(board: jax.Array) -> jax.Array:
+def endgame_category(counts: jax.Array) -> jax.Array:
     """int32 (): 1 for a 16-move ending (a lone king against three pieces, a king among them),
-    2 for a 5-move ending (a lone king against one or two pieces, a king among them), else 0."""
-    codes = (rules.OWN_MAN, rules.OWN_KING, rules.THEIR_MAN, rules.THEIR_KING)
-    return _category(jnp.stack([(board == code).sum() for code in codes]).astype(jnp.int32))
-
-
-def _category(counts: jax.Array) -> jax.Array:
-    """`endgame_category` of the piece counts (own men, own kings, their men, their kings)."""
+    2 for a 5-move ending (a lone king against one or two pieces, a king among them), else 0;
+    of the piece counts (own men, own kings, their men, their kings: `rules.piece_counts`)."""
     men, kings = counts[0::2], counts[1::2]
     pieces = men + kings
     lone = (pieces == 1) & (kings == 1)
