@@ -37,6 +37,8 @@ __all__ = [
     "pgx_step_count",
     "outside_traces",
     "legal_actions_cleared",
+    "wide",
+    "in_x64",
     "packed_legal_actions",
 ]
 
@@ -74,6 +76,35 @@ def enable_x64():
     from jax.experimental import enable_x64 as experimental_enable_x64
 
     return experimental_enable_x64()
+
+
+def wide(function):
+    """`function` traced with 64-bit types on (`enable_x64`); its results must not carry a 64-bit
+    value out, so JAX's 32-bit default is left alone for the user (chess' and draughts'
+    bitboards)."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with enable_x64():
+            out = function(*args, **kwargs)
+        for leaf in jax.tree.leaves(out):
+            if jnp.dtype(leaf.dtype).itemsize > 4:
+                raise TypeError(f"{function.__qualname__} returned a 64-bit {leaf.dtype} value")
+        return out
+
+    return wrapped
+
+
+def in_x64(function):
+    """`function` traced with 64-bit types on, whatever it returns: for the functions a `wide`
+    one hands to JAX, which may trace them again later (a loop's body under vmap)."""
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):
+        with enable_x64():
+            return function(*args, **kwargs)
+
+    return wrapped
 
 
 def replace_fields(self: Any, **fields: Any) -> Any:

@@ -9,35 +9,19 @@ by a per-direction amount is then one vector operation, where a pair of 32-bit w
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import divided_by_one, enable_x64, unknown_one
+from jaxcheckers.core import divided_by_one, unknown_one, wide
 
 __all__ = ["BB", "wide", "of", "const", "zero", "shift", "steps", "slides", "square", "lowest"]
 
 _U32 = jnp.uint32
 MASK32 = 0xFFFFFFFF
 MASK64 = (1 << 64) - 1
-
-
-def wide(function):
-    """`function` traced with 64-bit types on; its results must not carry a 64-bit value out."""
-
-    @functools.wraps(function)
-    def wrapped(*args, **kwargs):
-        with enable_x64():
-            out = function(*args, **kwargs)
-        for leaf in jax.tree.leaves(out):
-            if jnp.dtype(leaf.dtype).itemsize > 4:
-                raise TypeError(f"{function.__qualname__} returned a 64-bit {leaf.dtype} value")
-        return out
-
-    return wrapped
 
 
 def _u64(value) -> jax.Array:

@@ -9,7 +9,7 @@ bits 0–53 with ghosts 10, 21, 32, 43; 8×8: bits 0–34 with ghosts 8, 17, 26)
 to all pieces at once is a few word operations, with no gather.
 
 JAX's 32-bit default is left alone for the user: the sets are computed only inside functions
-decorated `wide` (64-bit types on while they are traced, as chess's bitboards), and what leaves
+decorated `core.wide` (64-bit types on while they are traced, as chess's bitboards), and what leaves
 them is 32-bit (`mask_words`, `unpack`, counts).
 """
 
@@ -23,44 +23,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import enable_x64
-
 DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # NW, NE, SW, SE as (row, col) steps
 OPPOSITE = (3, 2, 1, 0)
 ALL = 2**64 - 1
 
 
-def wide(function):
-    """`function` traced with 64-bit types on; its results must not carry a 64-bit value out."""
-
-    @functools.wraps(function)
-    def wrapped(*args, **kwargs):
-        with enable_x64():
-            out = function(*args, **kwargs)
-        for leaf in jax.tree.leaves(out):
-            if jnp.dtype(leaf.dtype).itemsize > 4:
-                raise TypeError(f"{function.__qualname__} returned a 64-bit {leaf.dtype} value")
-        return out
-
-    return wrapped
-
-
-def in_x64(function):
-    """`function` traced with 64-bit types on, whatever it returns: for the functions a `wide`
-    one hands to JAX, which may trace them again later (a loop's body under vmap)."""
-
-    @functools.wraps(function)
-    def wrapped(*args, **kwargs):
-        with enable_x64():
-            return function(*args, **kwargs)
-
-    return wrapped
-
-
 def u64(value) -> jax.Array:
     """`value` as uint64 (inside a `wide` function only: else JAX would make it 32-bit)."""
     if not jax.config.jax_enable_x64:
-        raise RuntimeError("draughts bitboards are computed inside `bitboard.wide` functions only")
+        raise RuntimeError("draughts bitboards are computed inside `core.wide` functions only")
     return jnp.asarray(value, jnp.uint64)
 
 

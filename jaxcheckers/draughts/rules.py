@@ -33,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.core import computed_once
+from jaxcheckers.core import computed_once, in_x64, wide
 from jaxcheckers.draughts import bitboard as bb
 from jaxcheckers.draughts.bitboard import OPPOSITE
 
@@ -335,7 +335,7 @@ def _of_words(words: jax.Array) -> Position:
     return Position(*(bb.Bits(x[..., i]) for i in range(5)))
 
 
-@bb.wide
+@wide
 def position_words(board: jax.Array, taken: jax.Array, lay: Layout) -> jax.Array:
     """uint32 (5, 2): the env's words of an int8 board and its taken pieces."""
     return _words(position_of(board, taken, lay))
@@ -474,7 +474,7 @@ class Legal(NamedTuple):
     captures: jax.Array  # bool (): the legal hops capture
 
 
-@bb.wide
+@wide
 def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
     """The legal hops: those that begin a longest capture (the majority rule) or, in Russian,
     any capture but a king's landing where it stops behind a piece it could land behind and
@@ -722,10 +722,10 @@ def _while_each(searching, step, consts, carry, scratch):
     batch searches only its elements that search, in a few lanes that take them up one after
     another (`_run_queued`), with scratch for those lanes only."""
 
-    searching, step = bb.in_x64(searching), bb.in_x64(step)
+    searching, step = in_x64(searching), in_x64(step)
 
     @jax.custom_batching.custom_vmap
-    @bb.in_x64
+    @in_x64
     def run(consts, carry, scratch):
         def body(both):
             return step(consts, *both)
@@ -733,7 +733,7 @@ def _while_each(searching, step, consts, carry, scratch):
         return jax.lax.while_loop(lambda both: searching(both[0]), body, (carry, scratch))[0]
 
     @run.def_vmap
-    @bb.in_x64
+    @in_x64
     def run_batched(axis_size, in_batched, consts, carry, scratch):
         consts, carry = jax.tree.map(
             lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))),
@@ -880,7 +880,7 @@ class Hopped(NamedTuple):
     goes_on: jax.Array  # bool ()  the capture goes on: the same side moves again
 
 
-@bb.wide
+@wide
 def play_hop(words: jax.Array, action: jax.Array, lay: Layout) -> Hopped:
     """Plays the hop `action` (assumed legal) on a position's words: the piece moves (crowned
     mid-capture in Russian), a piece passed over is marked taken; if the capture cannot go on
