@@ -6,7 +6,7 @@ chess in one process, and jaxcheckers' checkers and international draughts, at l
 
 `--draughts-lanes` times draughts once for each number of lanes its capture search runs in
 (`draughts.rules._compacted_width`, patched while the rollout is traced; `own`, the default, the
-rules' own choice: a sixteenth of the batch off a CPU, which no GPU has timed yet).
+rules' own choice: the whole batch off a CPU).
 
 The shared harness (`benchmarks.common`: random legal actions, the observation read every step,
 auto-reset); every rollout is compiled first, then they take turns run by run. The figures only

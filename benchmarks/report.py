@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -180,10 +181,14 @@ best.
 
 def command_of(module: str, result: dict) -> str:
     """The command line that wrote `result`, from the arguments it recorded (if any)."""
+    def words(value) -> str:  # a list's items, each quoted where the shell needs it
+        items = value if isinstance(value, list) else [value]
+        return " ".join(shlex.quote(str(item)) for item in items if item is not None)
+
     args = result.get("command_args", {})
     return f"python -m {module}" + "".join(
-        f" --{key.replace('_', '-')} {' '.join(map(str, v)) if isinstance(v, list) else v}"
-        for key, v in args.items() if v not in (False, None))
+        f" --{key.replace('_', '-')} {words(v)}" for key, v in args.items()
+        if v not in (False, None) and words(v))
 
 
 def _version(text: str) -> tuple[int, ...]:

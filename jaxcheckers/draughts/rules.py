@@ -762,13 +762,14 @@ def _scratch(scratch, batched, lanes):
 
 
 def _compacted_width(batch: int) -> int:
-    """Elements searched at once under vmap: a sixteenth of a batch of 256 or more, at most 64
-    on a CPU (about one position in thirteen searches its captures in random play, 4 rounds on
-    average; a round costs the CPU in proportion to its width, an accelerator about the same
-    whatever it is: docs/performance.md has the choice)."""
-    if batch < 256:
+    """Elements searched at once under vmap: on a CPU a sixteenth of a batch of 256 or more, at
+    most 64 (about one position in thirteen searches its captures in random play, 4 rounds on
+    average, and a round costs a CPU in proportion to its width); elsewhere the whole batch (a
+    GPU's round costs about the same whatever its width, and queueing costs it more than the
+    idle lanes: docs/performance.md has the figures)."""
+    if batch < 256 or jax.default_backend() != "cpu":
         return batch
-    return min(batch // 16, 64) if jax.default_backend() == "cpu" else batch // 16
+    return min(batch // 16, 64)
 
 
 def _run_all(searching, step, consts, carry, scratch):
