@@ -6,11 +6,13 @@
 #
 # Stages, each in its own time box (a stage that fails or runs out records why, and the rest go
 # on):
-#   tts  time to strength: TTS_PRESET (default gpu-fast) for TTS_MINUTES of training clock,
-#        scored at marks against TTS_AGAINST (default random, alphabeta:3 and alphabeta:5) over
-#        TTS_GAMES games each (default 128) (benchmarks.time_to_strength);
+#   tts  time to strength: TTS_PRESET (default gpu-mlp) with the trainer flags in TTS_FLAGS
+#        (e.g. "--opponents snapshot,alphabeta:2"), for TTS_MINUTES of training clock, scored
+#        each minute against TTS_AGAINST (default alphabeta:3 and random) over TTS_GAMES games
+#        each (default 200: issue 52's bar) (benchmarks.time_to_strength);
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
-#   ab   training throughput in one process: gpu against gpu-fast (benchmarks.training_speed)
+#   ab   training throughput in one process: the variants AB_VARIANTS (default gpu and gpu-mlp;
+#        PRESET or PRESET@DTYPE) (benchmarks.training_speed)
 #   env  env throughput at GPU batch sizes: ours and pgx's chess, our checkers and draughts
 #        (benchmarks.device_speed; DRAUGHTS_BATCHES, default 65536, the draughts batch sizes;
 #        DRAUGHTS_LANES, e.g. "1024 4096 16384", times draughts with each number of lanes of its
@@ -68,14 +70,15 @@ PY=${PYTHON:-python3}
 LOG=$OUT/suite.log
 STATUS=$OUT/suite.status  # one line a stage; suite.json at the end
 
-# Time boxes, seconds: tts 240 + ab 155 + env 65, with the 20 s grace of the one stage that
+# Time boxes, seconds: tts 225 + ab 170 + env 65, with the 20 s grace of the one stage that
 # catches SIGTERM (time_to_strength saves its run, then exits; `timeout` kills 20 s later) and
 # a minute for the install and the tarball: 540 s. tests/benchmarks/test_gpu_suite.py checks the
-# sum.
-TTS_BOX=${TTS_BOX:-240}
-AB_BOX=${AB_BOX:-155}
+# sum. On an H200, 2 minutes of training clock and two evaluations of 2 x 200 games (about 40 s
+# each) fill tts's box; the gpu preset alone takes about 120 s of ab's (docs/experiments.md).
+TTS_BOX=${TTS_BOX:-225}
+AB_BOX=${AB_BOX:-170}
 ENV_BOX=${ENV_BOX:-65}
-TTS_PRESET=${TTS_PRESET:-gpu-fast}
+TTS_PRESET=${TTS_PRESET:-gpu-mlp}
 TTS_MINUTES=${TTS_MINUTES:-2}
 
 SUITE_STARTED=$(date +%s)
@@ -124,14 +127,17 @@ if [ "$SMOKE" = 1 ]; then
              --num-simulations 4 --hidden-sizes 16 --num-minibatches 2 --minutes 0.3 --marks 1
              --against random --eval-games 8 --chunk 1)
 else
-    # Marks every 30 s, then every minute (a resumed run's clock goes on from its last point).
-    MARKS=(30 60 90 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140)
+    # Marks every minute (a resumed run's clock goes on from its last point): each evaluation
+    # costs a GPU about 40 s of the box.
+    MARKS=(60 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140 1200)
     # shellcheck disable=SC2206  # TTS_AGAINST is a list of agent specs on purpose
     TTS_ARGS=(--minutes "$TTS_MINUTES" --marks "${MARKS[@]}"
-              --against ${TTS_AGAINST:-random alphabeta:3 alphabeta:5}
-              --eval-games "${TTS_GAMES:-128}")
-    [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}")
-    AB_ARGS=(--variants gpu gpu-fast --runs 2 --pieces learn update)
+              --against ${TTS_AGAINST:-alphabeta:3 random}
+              --eval-games "${TTS_GAMES:-200}")
+    # shellcheck disable=SC2206  # TTS_FLAGS is split into flags on purpose
+    [ -z "$RESUME" ] && TTS_ARGS=(--preset "$TTS_PRESET" "${TTS_ARGS[@]}" ${TTS_FLAGS:-})
+    # shellcheck disable=SC2206  # AB_VARIANTS is a list of variants on purpose
+    AB_ARGS=(--variants ${AB_VARIANTS:-gpu gpu-mlp} --runs 2 --pieces learn update)
     # shellcheck disable=SC2206  # DRAUGHTS_BATCHES is a list of sizes on purpose
     ENV_ARGS=(--chess-batch-sizes 65536 --checkers-batch-sizes 1048576
               --draughts-batch-sizes ${DRAUGHTS_BATCHES:-65536} --seconds 1 --runs 2)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import jax
 from jaxcheckers.training.checkpoints import check_out, read_config
-from jaxcheckers.training.cli import OVERRIDES
+from jaxcheckers.training.cli import OVERRIDES, agent_specs
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of, config_to_json, preset
 from jaxcheckers.training.evaluation import make_policy_evaluator
 from jaxcheckers.training.trainer import make_trainer
@@ -62,7 +62,7 @@ PLOT = RESULTS_DIR / "time_to_strength.png"
 # Overrides that only change what the run records, not what it trains: kept out of the label.
 _NOT_TRAINING = ("eval_every", "eval_games", "checkpoint_every")
 # Config fields passed through beside the train CLI's OVERRIDES.
-_MORE = ("game", "network", "hidden_sizes")
+_MORE = ("game", "network", "hidden_sizes", "opponents")
 
 
 def process_started() -> float:
@@ -404,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hidden-sizes", type=positive_int_list, default=None, help=argparse.SUPPRESS
     )
+    parser.add_argument("--opponents", type=agent_specs, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.plot:

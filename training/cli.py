@@ -127,7 +127,7 @@ RESUME_MAY_CHANGE = (
 )
 
 
-def _specs(text: str) -> tuple[str, ...]:
+def agent_specs(text: str) -> tuple[str, ...]:
     specs = tuple(part.strip() for part in text.split(","))
     if not all(specs):
         raise argparse.ArgumentTypeError(f"expected agent specs separated by commas, got {text!r}")
@@ -180,13 +180,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--opponents",
-        type=_specs,
+        type=agent_specs,
         default=None,
         help="opponent specs for the opponent share, e.g. snapshot,random",
     )
     parser.add_argument(
         "--eval-opponents",
-        type=_specs,
+        type=agent_specs,
         default=None,
         help="agent specs to evaluate against, e.g. random,alphabeta:2",
     )

@@ -318,9 +318,27 @@ PRESETS["gpu-fast"] = PRESETS["gpu"].replace(
     checkpoint_every=50,
     log_every=5,
 )
+# The shipped network's recipe (`hour`) at a GPU's batch. The conv network costs about 198 M
+# FLOPs a position, the tactical MLP 1.1 M, and the conv learner already runs near half an H200's
+# peak (docs/experiments.md, "The first GPU suite run"): only a network this small leaves the
+# trainer near the env's speed, and it is the one that beat alphabeta:3 on a CPU. Opponents are
+# past snapshots and the random player, since a batch of vmapped alpha-beta replies waits for its
+# slowest search. UNTUNED until measured on a GPU (benchmarks/gpu_suite.sh times it first).
+PRESETS["gpu-mlp"] = PRESETS["hour"].replace(
+    num_envs=8_192,
+    total_steps=2_000_000_000,
+    opponents=("snapshot", "random"),
+    opponent_fraction=0.2,
+    snapshot_every=20,
+    eval_every=100,
+    eval_games=256,
+    eval_opponents=("random", "alphabeta:3"),
+    checkpoint_every=200,
+    log_every=10,
+)
 # Presets written for an accelerator: `jaxcheckers train` refuses them on a CPU unless told to
 # (--force-device), since an update takes minutes there.
-ACCELERATOR_PRESETS = ("gpu", "gpu-fast")
+ACCELERATOR_PRESETS = ("gpu", "gpu-fast", "gpu-mlp")
 
 # Env steps per second of whole runs (compiles, evaluations and checkpoints included), for the
 # time `jaxcheckers train` announces: (algo, preset, jax backend) -> rate, where measured.

@@ -89,6 +89,9 @@ def test_a_bad_option_is_refused_before_training(capsys):
     with pytest.raises(SystemExit):
         tts.main(["--algo", "alphazero", "--gamma", "0.9"])
     assert "--gamma is no setting of the alphazero trainer" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tts.main(["--opponents", "snapshot,,random"])
+    assert "expected agent specs separated by commas" in capsys.readouterr().err
 
 
 def test_a_published_entry_a_bad_out_or_an_earlier_run_dir_is_refused_before_training(

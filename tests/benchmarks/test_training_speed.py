@@ -23,6 +23,17 @@ def test_the_forward_flops_per_position_match_a_hand_count():
     assert 896 <= flops <= 896 * 1.25
 
 
+def test_the_convolutions_count_in_the_forward_flops():
+    """The count is taken as compiled for the CPU (a GPU's cuDNN convolutions count as 0)."""
+    config = TrainConfig(num_envs=8, network="conv", conv_channels=8, conv_blocks=1)
+    trainer = make_trainer(config)
+    state = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+    height, width, planes = state.env_state.observation.shape[1:]
+    # 3x3 convolutions over the board: the stem (planes -> 8) and the block's two (8 -> 8).
+    convolutions = 2 * 9 * height * width * 8 * (planes + 8 + 8)
+    assert training_speed.forward_flops(trainer, state) >= convolutions
+
+
 def test_the_peaks_know_the_hopper_chips_and_nothing_else():
     assert training_speed.peak_flops("NVIDIA H200", "bfloat16") == 989.5e12
     assert training_speed.peak_flops("NVIDIA H100 80GB HBM3", "float32") == 494.7e12
