@@ -8,7 +8,7 @@
 # on):
 #   tts  time to strength: TTS_PRESET (default gpu-mlp) with the trainer flags in TTS_FLAGS
 #        (e.g. "--opponents snapshot,alphabeta:2"), for TTS_MINUTES of training clock, scored
-#        each minute against TTS_AGAINST (default alphabeta:3 and random) over TTS_GAMES games
+#        at 30, 60, 90 and 120 s, then each minute, on the machine's CPU, against TTS_AGAINST (default alphabeta:3 and random) over TTS_GAMES games
 #        each (default 200: issue 52's bar) (benchmarks.time_to_strength);
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: the variants AB_VARIANTS (default gpu and gpu-mlp;
@@ -73,8 +73,7 @@ STATUS=$OUT/suite.status  # one line a stage; suite.json at the end
 # Time boxes, seconds: tts 225 + ab 170 + env 65, with the 20 s grace of the one stage that
 # catches SIGTERM (time_to_strength saves its run, then exits; `timeout` kills 20 s later) and
 # a minute for the install and the tarball: 540 s. tests/benchmarks/test_gpu_suite.py checks the
-# sum. On an H200, 2 minutes of training clock and two evaluations of 2 x 200 games (about 40 s
-# each) fill tts's box; the gpu preset alone takes about 120 s of ab's (docs/experiments.md).
+# sum. On an H200, the gpu preset alone takes about 120 s of ab's box (docs/experiments.md).
 TTS_BOX=${TTS_BOX:-225}
 AB_BOX=${AB_BOX:-170}
 ENV_BOX=${ENV_BOX:-65}
@@ -127,9 +126,8 @@ if [ "$SMOKE" = 1 ]; then
              --num-simulations 4 --hidden-sizes 16 --num-minibatches 2 --minutes 0.3 --marks 1
              --against random --eval-games 8 --chunk 1)
 else
-    # Marks every minute (a resumed run's clock goes on from its last point): each evaluation
-    # costs a GPU about 40 s of the box.
-    MARKS=(60 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140 1200)
+    # Marks every 30 s, then every minute (a resumed run's clock goes on from its last point).
+    MARKS=(30 60 90 120 180 240 300 360 420 480 540 600 660 720 780 840 900 960 1020 1080 1140)
     # shellcheck disable=SC2206  # TTS_AGAINST is a list of agent specs on purpose
     TTS_ARGS=(--minutes "$TTS_MINUTES" --marks "${MARKS[@]}"
               --against ${TTS_AGAINST:-alphabeta:3 random}

@@ -101,12 +101,16 @@ def make_scorers(trainer, against, games: int, opening_plies: int) -> dict:
     return scorers
 
 
-def score(scorers: dict, params, seed: int) -> dict[str, dict]:
-    """Each agent's summary against the params' greedy policy: score, wins, draws, losses."""
-    key = jax.random.PRNGKey(seed)  # the same openings at every mark
+def score(scorers: dict, params, seed: int, device=None) -> dict[str, dict]:
+    """Each agent's summary against the params' greedy policy: score, wins, draws, losses; the
+    games played on `device` (None: the default one)."""
+    with jax.default_device(device):
+        params = jax.device_put(params, device)
+        key = jax.random.PRNGKey(seed)  # the same openings at every mark
     results = {}
     for spec, scorer in scorers.items():
-        s = summarize(jax.device_get(scorer(params, key)))
+        with jax.default_device(device):
+            s = summarize(jax.device_get(scorer(params, key)))
         results[spec] = {
             "score": round(s.score, 4),
             "low": round(s.score_low, 4),
@@ -128,6 +132,7 @@ def run(
     opening_plies: int,
     chunk: int,
     started: float,
+    eval_device=None,
     run_dir: Path | None = None,
     resume: Path | None = None,
     on_point=lambda points: None,
@@ -136,7 +141,8 @@ def run(
     about: dict | None = None,
 ) -> dict:
     """Trains `config` for `minutes` more of training clock and returns the entry's points (see the
-    module's docstring for the clock). `resume`: a run directory this function left, continued
+    module's docstring for the clock). The games of the evaluations are played on `eval_device`
+    (None: the default device). `resume`: a run directory this function left, continued
     from its checkpoint, its points and its clock. `on_point(points)` after each point; `stop()`
     ends the run after the chunk in flight (the run directory still saved, no last point);
     `about` (its label and preset) is kept with the run directory's points."""
@@ -160,7 +166,7 @@ def run(
         nonlocal eval_s
         wall = clock()
         began = time.time()
-        scores = score(scorers, state.params, config.seed)
+        scores = score(scorers, state.params, config.seed, eval_device)
         eval_s += time.time() - began
         updates = int(state.update_step)
         point = {
@@ -365,6 +371,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--eval-games", type=positive_int, default=64, help="per agent")
     parser.add_argument(
+        "--eval-device",
+        choices=("cpu", "default"),
+        default="cpu",
+        help="where the scored games are played (default: cpu, whatever trains: game by game, "
+        "the host's CPU beats a GPU at them)",
+    )
+    parser.add_argument(
         "--eval-opening-plies",
         type=non_negative_int,
         default=2,
@@ -458,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
             "opening_plies": args.eval_opening_plies,
             "against": against,
             "greedy": True,
+            "device": args.eval_device,
         },
         "config": json.loads(config_to_json(config)),
         "machine": machine(),
@@ -483,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
             opening_plies=args.eval_opening_plies,
             chunk=args.chunk or config.log_every,
             started=started,
+            eval_device=jax.devices("cpu")[0] if args.eval_device == "cpu" else None,
             run_dir=Path(args.run_dir) if args.run_dir else None,
             resume=Path(args.resume) if args.resume else None,
             on_point=lambda points: merge(path, label, {**entry, "points": points}),

@@ -37,6 +37,7 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
     assert entry["command"].startswith("python -m benchmarks.time_to_strength --game tictactoe")
     assert entry["config"]["game"] == "tictactoe" and entry["eval"]["games"] == 8
     assert entry["eval"]["against"] == ["random", "perfect"]
+    assert entry["eval"]["device"] == "cpu"  # the default, whatever trains
     points = entry["points"]
     # The process started before the first chunk ended, so the 0.5 s mark is passed after
     # update 1; the end of the run (update 3) is scored too.
