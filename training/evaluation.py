@@ -61,8 +61,6 @@ def check_opponents(trainer, args) -> None:
 
 def make_evaluators(trainer) -> dict:
     """One jitted evaluator per evaluation opponent; ValueError naming a spec that cannot play."""
-
-
     config = trainer.config
     if not config.eval_every:
         return {}
@@ -86,11 +84,16 @@ def make_evaluators(trainer) -> dict:
 
 
 def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
-
+    """Each evaluator's rates and score for `params`, the games played on the host's CPU
+    whatever trains: played move by move, they leave a GPU mostly idle (docs/training.md has
+    the figures)."""
+    cpu = jax.devices("cpu")[0]
+    params = jax.device_put(params, cpu)
     results = {}
     for spec, evaluator in evaluators.items():
-        key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
-        outcome = summarize(evaluator(params, key))
+        with jax.default_device(cpu):
+            key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
+            outcome = summarize(evaluator(params, key))
         games = max(outcome.games, 1)
         results[f"eval/{spec}/win_rate"] = outcome.wins / games
         results[f"eval/{spec}/draw_rate"] = outcome.draws / games

@@ -27,6 +27,11 @@ PIECES = {1: "w", 2: "W", -1: "b", -2: "B"}
 ROUTE_STEP_LIMIT = 2000  # hops stepped at most while listing whole moves
 
 
+class TooManyRoutes(ValueError):
+    """A position whose whole moves take more hops to list than the limit: its captures are
+    typed hop by hop."""
+
+
 def number(state, square: int) -> int:
     """The FMJD number of `square` (mover's frame) in `state`."""
     squares = np.shape(state.board)[-1]
@@ -89,9 +94,10 @@ class Route(NamedTuple):
     taken: frozenset[int]  # FMJD numbers of the pieces taken
 
 
-def routes(env, state, limit: int = ROUTE_STEP_LIMIT) -> list[Route]:
+def routes(env, state, limit: int | None = None) -> list[Route]:
     """Every route of every legal move from `state` (mid-capture: of its rest), by stepping the
-    env; RuntimeError past `limit` hops."""
+    env; TooManyRoutes past `limit` hops (default ROUTE_STEP_LIMIT)."""
+    limit = ROUTE_STEP_LIMIT if limit is None else limit
     step = compiled_step(env)
     found, stepped = [], 0
     player = int(state.current_player)
@@ -110,7 +116,7 @@ def routes(env, state, limit: int = ROUTE_STEP_LIMIT) -> list[Route]:
                 continue
             stepped += 1
             if stepped > limit:
-                raise RuntimeError(f"more than {limit} hops in this position's moves")
+                raise TooManyRoutes(f"more than {limit} capture hops to list in this position")
             child = step(node, jnp.int32(action))
             more_path = [*path, number(node, land)]
             more_taken = taken | {number(node, j) for j in jumped}
@@ -143,18 +149,40 @@ def whole_move_names(env, state) -> list[tuple[str, Route]]:
 
 
 def legal_moves_text(env, state) -> str:
-    named = whole_move_names(env, state)
-    return "legal moves: " + ", ".join(name for name, _ in named)
+    try:
+        named = [name for name, _ in whole_move_names(env, state)]
+    except TooManyRoutes as error:
+        return f"{error}: type a capture hop by hop; its first hops: " + ", ".join(
+            first_hops(env, state)
+        )
+    return "legal moves: " + ", ".join(named)
+
+
+def first_hops(env, state) -> dict[str, int]:
+    """Each legal hop's name (`28x19`) and action."""
+    actions = np.flatnonzero(np.asarray(state.legal_action_mask))
+    return {move_name(env, state, int(action)): int(action) for action in actions}
 
 
 _MOVE = re.compile(r"\d+([-x]\d+)+")
 
 
 def parse_move(env, state, typed: str) -> list[int]:
-    """The hop actions of the move `typed`; ValueError with a short reason."""
+    """The hop actions of the move `typed`; ValueError with a short reason. Where the whole moves
+    are too many to list, only a first hop is understood."""
     move = typed.strip().lower().replace(" ", "").replace("×", "x")
     if not _MOVE.fullmatch(move):
         raise ValueError(f"could not read {typed.strip()!r}")
+    try:
+        return _parse_whole_move(env, state, move)
+    except TooManyRoutes as error:
+        hops = first_hops(env, state)
+        if move in hops:
+            return [hops[move]]
+        raise TooManyRoutes(f"{error}: type the capture hop by hop") from None
+
+
+def _parse_whole_move(env, state, move: str) -> list[int]:
     squares = [int(part) for part in re.split(r"[-x]", move)]
     capture = "x" in move
     matches: dict[tuple, Route] = {}

@@ -85,6 +85,21 @@ def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
     assert SPEC.notation.to_fen(done) == "B:W12:B3"
 
 
+def test_a_position_with_too_many_routes_to_list_takes_its_captures_hop_by_hop(monkeypatch):
+    env = Draughts()
+    state = SPEC.notation.from_fen("W:W32:B27,17,3", **{})
+    monkeypatch.setattr(notation, "ROUTE_STEP_LIMIT", 0)  # so that every capture is too long
+    assert notation.legal_moves_text(env, state) == (
+        "more than 0 capture hops to list in this position: type a capture hop by hop; "
+        "its first hops: 32x21"
+    )
+    with pytest.raises(ValueError, match="type the capture hop by hop"):
+        notation.parse_move(env, state, "32x12")
+    (first,) = notation.parse_move(env, state, "32x21")
+    monkeypatch.undo()
+    assert [first] == notation.parse_move(env, state, "32x12")[:1]
+
+
 @pytest.mark.parametrize("variant", ["international", "russian"])
 def test_the_observation_puts_each_square_on_its_cell(variant):
     """Planes read cell by cell against the FMJD layout: square s (0-based) on row s // (n/2),
