@@ -6,7 +6,10 @@ chess in one process, and jaxcheckers' checkers and international draughts, at l
 
 `--draughts-lanes` times draughts once for each number of lanes its capture search runs in
 (`draughts.rules._compacted_width`, patched while the rollout is traced; `own`, the default, the
-rules' own choice: the whole batch off a CPU).
+rules' own choice: the whole batch off a CPU), `--draughts-unroll` for each number of rounds the
+search runs between two checks of its loop's condition (`rules._rounds_a_check`; each check
+costs a GPU a wait for its host). `--profile DIR` traces one run of each rollout first
+(jax.profiler) and adds its busiest events (on a GPU, its kernels) to the results.
 
 The shared harness (`benchmarks.common`: random legal actions, the observation read every step,
 auto-reset); every rollout is compiled first, then they take turns run by run. The figures only
@@ -17,8 +20,12 @@ batch size. Writes results/device_speed.json; `benchmarks.report` puts it in BEN
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
+import gzip
+import itertools
 import json
+import re
 from pathlib import Path
 
 import jax
@@ -43,11 +50,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=positive_int, default=3)
     parser.add_argument(
         "--draughts-lanes",
-        type=lanes_or_own,
+        type=count_or_own,
         nargs="+",
         default=[None],
         help="the capture search's lanes to time draughts with, each in turn; `own`: the "
         "rules' own choice (the default)",
+    )
+    parser.add_argument(
+        "--draughts-unroll",
+        type=count_or_own,
+        nargs="+",
+        default=[None],
+        help="rounds of the capture search between two checks of the loop's condition, each in "
+        "turn (with each of --draughts-lanes); `own`: the rules' own choice (the default)",
     )
     parser.add_argument(
         "--systems",
@@ -55,6 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
         default=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
         help="which to time (the chess ratio needs both chess systems)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        default=None,
+        help="before the timing, trace one run of each rollout into DIR (jax.profiler, "
+        "perfetto JSON; not timed) and add each one's busiest events to the results",
     )
     parser.add_argument("--out", default=str(common.RESULTS_DIR / "device_speed.json"))
     args = parser.parse_args(argv)
@@ -77,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
         for batch in sizes
     ]
     if OURS_DRAUGHTS in args.systems:
-        for lanes in args.draughts_lanes:
-            label = OURS_DRAUGHTS if lanes is None else f"{OURS_DRAUGHTS}, {lanes} lanes"
+        for lanes, rounds in itertools.product(args.draughts_lanes, args.draughts_unroll):
+            label = ", ".join([OURS_DRAUGHTS, *([f"{lanes} lanes"] if lanes else []),
+                               *([f"{rounds} rounds a check"] if rounds else [])])
             game = common.jaxcheckers_game("draughts", label=label)
             for batch in args.draughts_batch_sizes:
-                with search_lanes(lanes):
+                with search_schedule(lanes, rounds):
                     rollouts.append(common.TimedRollout(game, batch, min_run_s=args.seconds))
+    traced = profile(rollouts, Path(args.profile)) if args.profile else None
     rows = [r.to_json() for r in common.measure_together(rollouts, runs=args.runs)]
     best = {name: max((r for r in rows if r["name"] == name), key=lambda r: r["steps_per_s"])
             for name in {r["name"] for r in rows}}
@@ -97,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             else None
         ),
     }
+    if traced is not None:
+        results["profile"] = traced
     print(render_markdown(results))
     path = Path(args.out)
     path.write_text(json.dumps(results, indent=2, default=str))
@@ -104,29 +130,63 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def lanes_or_own(text: str) -> int | None:
-    """A number of lanes, or None for `own` (the rules' own choice)."""
+def count_or_own(text: str) -> int | None:
+    """A positive count (lanes, rounds), or None for `own` (the rules' own choice)."""
     return None if text == "own" else positive_int(text)
 
 
 @contextlib.contextmanager
-def search_lanes(lanes: int | None):
-    """Draughts' capture search traced with `lanes` lanes (None: the rules' own choice). The
-    caches of traced programs are cleared first: the env's step is traced once per set of rules,
-    and a trace made with other lanes would be reused."""
+def search_schedule(lanes: int | None, rounds: int | None):
+    """Draughts' capture search traced with `lanes` lanes and `rounds` rounds a check of its
+    loop (None: the rules' own choice). The caches of traced programs are cleared first: the
+    env's step is traced once per set of rules, and a trace made otherwise would be reused."""
     from jaxcheckers.draughts import rules
 
-    if lanes is None:
+    if lanes is None and rounds is None:
         yield
         return
     jax.clear_caches()
-    own = rules._compacted_width
-    rules._compacted_width = lambda batch: min(lanes, batch)
+    own = rules._compacted_width, rules._rounds_a_check
+    if lanes is not None:
+        rules._compacted_width = lambda batch: min(lanes, batch)
+    if rounds is not None:
+        rules._rounds_a_check = lambda batch: rounds
     try:
         yield
     finally:
-        rules._compacted_width = own
+        rules._compacted_width, rules._rounds_a_check = own
         jax.clear_caches()
+
+
+def profile(rollouts, folder: Path, top: int = 25) -> dict:
+    """For each rollout, its busiest events in one traced run (a folder of perfetto JSON each
+    under `folder`; the run is left out of the rollout's timings): by name, the total
+    milliseconds and the count, busiest first. Events nest (a loop holds its body's kernels),
+    so the totals overlap."""
+    summary = {}
+    for rollout in rollouts:
+        name = f"{rollout.game.name}, batch {rollout.batch_size}"
+        where = folder / re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")
+        with jax.profiler.trace(str(where), create_perfetto_trace=True):
+            rollout.run()
+        rollout.run_s.pop(), rollout.run_cpu_s.pop()
+        (trace,) = where.glob("**/perfetto_trace.json.gz")
+        summary[name] = busiest_events(trace, top)
+    return summary
+
+
+def busiest_events(trace: Path, top: int) -> list[dict]:
+    """The `top` event names of a perfetto trace by total duration, leaving out Python's frames
+    (named `$file:line function`)."""
+    events = json.loads(gzip.open(trace).read())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    total, count = collections.Counter(), collections.Counter()
+    for event in events:
+        if event.get("ph") == "X" and not event["name"].startswith("$"):
+            total[event["name"]] += event.get("dur", 0)
+            count[event["name"]] += 1
+    return [{"name": name, "ms": round(us / 1000, 3), "count": count[name]}
+            for name, us in total.most_common(top)]
 
 
 def render_markdown(results: dict) -> str:

@@ -16,7 +16,9 @@
 #   env  env throughput at GPU batch sizes: ours and pgx's chess, our checkers and draughts
 #        (benchmarks.device_speed; DRAUGHTS_BATCHES, default 65536, the draughts batch sizes;
 #        DRAUGHTS_LANES, e.g. "1024 4096 16384", times draughts with each number of lanes of its
-#        capture search besides its own choice: `STAGES=env ENV_BOX=... DRAUGHTS_LANES=...`)
+#        capture search besides its own choice, DRAUGHTS_UNROLL, e.g. "2 4 8", with each number
+#        of rounds of it between two checks of its loop: `STAGES=env ENV_BOX=...
+#        DRAUGHTS_UNROLL=...`; PROFILE=1 adds each rollout's busiest kernels to device_speed.json)
 #   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
 #        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
@@ -144,8 +146,11 @@ else
              --marks "${MARKS[@]}" --against random alphabeta:3 alphabeta:5 --eval-games 128
              ${AZ_FLAGS:-})
 fi
-# shellcheck disable=SC2206  # DRAUGHTS_LANES is a list of lane counts on purpose
+# shellcheck disable=SC2206  # DRAUGHTS_LANES and DRAUGHTS_UNROLL are lists of counts on purpose
 [ -n "${DRAUGHTS_LANES:-}" ] && ENV_ARGS+=(--draughts-lanes own ${DRAUGHTS_LANES})
+# shellcheck disable=SC2206
+[ -n "${DRAUGHTS_UNROLL:-}" ] && ENV_ARGS+=(--draughts-unroll own ${DRAUGHTS_UNROLL})
+[ -n "${PROFILE:-}" ] && ENV_ARGS+=(--profile "$WORK/profile")
 
 RUN=$WORK/run
 if [ -n "$RESUME" ]; then

@@ -772,12 +772,23 @@ def _compacted_width(batch: int) -> int:
     return min(batch // 16, 64)
 
 
+def _rounds_a_check(batch: int) -> int:
+    """Rounds of a whole batch's search between two checks of whether any element still
+    searches. A check costs a GPU a wait for its host, and a finished element's extra rounds
+    change nothing; 1 until a GPU has timed more (benchmarks.device_speed --draughts-unroll)."""
+    del batch
+    return 1
+
+
 def _run_all(searching, step, consts, carry, scratch):
     """Every element's search in one loop, which runs until the batch's last search ends."""
     each_step = jax.vmap(step)
+    rounds = _rounds_a_check(jax.tree.leaves(carry)[0].shape[0])
 
     def body(both):
-        return each_step(consts, *both)
+        for _ in range(rounds):
+            both = each_step(consts, *both)
+        return both
 
     return jax.lax.while_loop(
         lambda both: jax.vmap(searching)(both[0]).any(), body, (carry, scratch)

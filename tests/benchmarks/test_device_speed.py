@@ -19,6 +19,7 @@ from benchmarks import device_speed
         (["--runs", "0"], "--runs: must be a positive integer"),
         (["--seconds", "nan"], "--seconds: expected a finite number"),
         (["--draughts-lanes", "0"], "--draughts-lanes: must be a positive integer"),
+        (["--draughts-unroll", "0"], "--draughts-unroll: must be a positive integer"),
     ],
 )
 def test_bad_sizes_are_refused_in_one_line(argv, message, capsys, tmp_path):
@@ -30,19 +31,35 @@ def test_bad_sizes_are_refused_in_one_line(argv, message, capsys, tmp_path):
     assert not out.exists()
 
 
-def test_draughts_lanes_are_timed_each_and_play_the_same_games(tmp_path):
-    """Each number of lanes of the capture search is its own row, and the games do not depend on
-    it: the same seeds play games of the same mean length (only the search's schedule differs)."""
+def test_draughts_lanes_and_rounds_are_timed_each_and_play_the_same_games(tmp_path):
+    """Each number of lanes and of rounds a check of the capture search is its own row, and the
+    games do not depend on them: the same seeds play games of the same mean length (only the
+    search's schedule differs)."""
     out = tmp_path / "device_speed.json"
     argv = ["--systems", device_speed.OURS_DRAUGHTS, "--draughts-batch-sizes", "32",
-            "--draughts-lanes", "own", "3", "32", "--seconds", "0.01", "--runs", "1",
-            "--out", str(out)]
+            "--draughts-lanes", "own", "3", "32", "--draughts-unroll", "own", "3",
+            "--seconds", "0.01", "--runs", "1", "--out", str(out)]
     assert device_speed.main(argv) == 0
     rows = json.loads(out.read_text())["throughput"]
+    name = device_speed.OURS_DRAUGHTS
     assert [r["name"] for r in rows] == [
-        device_speed.OURS_DRAUGHTS,
-        f"{device_speed.OURS_DRAUGHTS}, 3 lanes",
-        f"{device_speed.OURS_DRAUGHTS}, 32 lanes",
-    ]
+        name, f"{name}, 3 rounds a check", f"{name}, 3 lanes", f"{name}, 3 lanes, 3 rounds a check",
+        f"{name}, 32 lanes", f"{name}, 32 lanes, 3 rounds a check",
+    ]  # fmt: skip
     lengths = {r["mean_game_length"] for r in rows}
     assert len(lengths) == 1 and None not in lengths
+
+
+def test_a_profile_names_each_rollouts_busiest_events(tmp_path):
+    out = tmp_path / "device_speed.json"
+    argv = ["--systems", device_speed.OURS_CHECKERS, "--checkers-batch-sizes", "8",
+            "--seconds", "0.01", "--runs", "1", "--profile", str(tmp_path / "trace"),
+            "--out", str(out)]
+    assert device_speed.main(argv) == 0
+    profile = json.loads(out.read_text())["profile"]
+    (events,) = profile.values()
+    assert list(profile) == [f"{device_speed.OURS_CHECKERS}, batch 8"]
+    assert events and all(e["ms"] >= 0 and e["count"] >= 1 for e in events)
+    assert len(json.loads(out.read_text())["throughput"][0]["run_s"]) == 1  # the trace untimed
+    assert not any(e["name"].startswith("$") for e in events)  # no Python frames
+    assert [e["ms"] for e in events] == sorted((e["ms"] for e in events), reverse=True)

@@ -64,11 +64,13 @@ def test_a_bad_invocation_is_one_line_and_writes_nothing(tmp_path, args, words):
 @pytest.mark.slow
 def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_path):
     out = tmp_path / "out"
-    os.environ["DRAUGHTS_LANES"] = "3"
+    knobs = {"DRAUGHTS_LANES": "3", "DRAUGHTS_UNROLL": "2", "PROFILE": "1"}
+    os.environ.update(knobs)
     try:
         result = _suite(str(out), "--smoke", timeout=600)
     finally:
-        del os.environ["DRAUGHTS_LANES"]
+        for name in knobs:
+            del os.environ[name]
     assert result.returncode == 0, result.stderr
     summary = json.loads((out / "suite.json").read_text())
     assert {name: s["result"] for name, s in summary["stages"].items()} == {
@@ -84,8 +86,13 @@ def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_
     assert entry["points"] and entry["points"][-1]["env_steps"] > 0
     variants = json.loads((out / "training_ab.json").read_text())["variants"]
     assert [v["variant"] for v in variants] == ["quick", "quick@bfloat16"]
-    timed = [r["name"] for r in json.loads((out / "device_speed.json").read_text())["throughput"]]
-    assert timed[-2:] == ["jaxcheckers draughts", "jaxcheckers draughts, 3 lanes"]
+    speed = json.loads((out / "device_speed.json").read_text())
+    timed = [r["name"] for r in speed["throughput"]]
+    assert timed[-4:] == [
+        "jaxcheckers draughts", "jaxcheckers draughts, 2 rounds a check",
+        "jaxcheckers draughts, 3 lanes", "jaxcheckers draughts, 3 lanes, 2 rounds a check",
+    ]  # fmt: skip
+    assert len(speed["profile"]) == len(timed)  # each rollout's busiest events
 
     # A second call goes on with the run the first one left, and adds the AlphaZero trainer's
     # stage. With parts of 6,000 bytes its network (a 10 kB tar) comes back in two parts, and
