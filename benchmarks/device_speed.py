@@ -31,7 +31,12 @@ from pathlib import Path
 import jax
 
 from benchmarks import common
-from jaxcheckers.argtypes import positive_float, positive_int
+from jaxcheckers.argtypes import (
+    check_writable,
+    check_writable_folder,
+    positive_float,
+    positive_int,
+)
 
 OURS_CHESS = "jaxcheckers chess"
 PGX_CHESS = "pgx chess"
@@ -80,6 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=str(common.RESULTS_DIR / "device_speed.json"))
     args = parser.parse_args(argv)
+    try:
+        check_writable(args.out)
+    except ValueError as error:
+        parser.error(f"--out: {error}")
+    try:
+        if args.profile is not None:
+            check_writable_folder(args.profile)
+    except ValueError as error:
+        parser.error(f"--profile: {error}")
 
     makers = {
         OURS_CHESS: lambda: (

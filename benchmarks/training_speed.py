@@ -36,6 +36,7 @@ from jaxcheckers.training.precision import COMPUTE_DTYPES
 from benchmarks.common import machine
 from jaxcheckers.agents.networks import sample_action
 from jaxcheckers.agents.random import random_play_step
+from jaxcheckers.argtypes import check_writable, positive_int
 
 RESULTS = Path(__file__).resolve().parent / "results" / "training_speed.json"
 AB_RESULTS = RESULTS.with_name("training_ab.json")
@@ -205,9 +206,9 @@ def main(argv=None) -> None:
         default=None,
         help="an A/B: PRESET or PRESET@COMPUTE_DTYPE each, measured in turn (replaces --preset)",
     )
-    parser.add_argument("--num-envs", type=int, default=None)
-    parser.add_argument("--rollout-length", type=int, default=None)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--num-envs", type=positive_int, default=None)
+    parser.add_argument("--rollout-length", type=positive_int, default=None)
+    parser.add_argument("--runs", type=positive_int, default=5)
     parser.add_argument(
         "--pieces",
         nargs="+",
@@ -217,13 +218,18 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
+    out = Path(args.out or (RESULTS if args.variants is None else AB_RESULTS))
+    try:
+        check_writable(out)
+    except ValueError as error:
+        parser.error(f"--out: {error}")
     changes = {"num_envs": args.num_envs} if args.num_envs else {}
     if args.rollout_length:
         changes["rollout_length"] = args.rollout_length
     if args.variants is None:
         result = measure(preset(args.preset, **changes), args.runs, args.pieces)
         print_result(f"preset {args.preset}", result)
-        write(args.out or RESULTS, result)
+        write(out, result)
         return
     results = []
     for name, dtype in args.variants:
@@ -231,11 +237,13 @@ def main(argv=None) -> None:
         result = measure(preset(name, **{**changes, **dtype}), args.runs, args.pieces)
         print_result(label, result)
         results.append({"variant": label, **result})
-    base = results[0]["training_steps_per_s"]
+        base = results[0]["training_steps_per_s"]
+        for each in results:
+            each["speedup_over_first"] = each["training_steps_per_s"] / base
+        # After each variant, so that a time box that runs out keeps the variants measured.
+        write(out, {"machine": machine(), "variants": results})
     for result in results:
-        result["speedup_over_first"] = result["training_steps_per_s"] / base
         print(f"{result['variant']}: {result['speedup_over_first']:.2f}x {results[0]['variant']}")
-    write(args.out or AB_RESULTS, {"machine": machine(), "variants": results})
 
 
 def write(path, result: dict) -> None:

@@ -20,12 +20,17 @@ from benchmarks import device_speed
         (["--seconds", "nan"], "--seconds: expected a finite number"),
         (["--draughts-lanes", "0"], "--draughts-lanes: must be a positive integer"),
         (["--draughts-unroll", "0"], "--draughts-unroll: must be a positive integer"),
+        (["--out", "{tmp}/no/such/dir.json"], "--out: cannot write"),
+        (["--profile", "{tmp}/a-file"], "--profile: {tmp}/a-file is a file, not a folder"),
     ],
 )
 def test_bad_sizes_are_refused_in_one_line(argv, message, capsys, tmp_path):
     out = tmp_path / "device_speed.json"
+    (tmp_path / "a-file").write_text("")
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    message = message.format(tmp=tmp_path)
     with pytest.raises(SystemExit) as stopped:
-        device_speed.main([*argv, "--out", str(out)])
+        device_speed.main(["--out", str(out), *argv])
     err = capsys.readouterr().err.strip().splitlines()
     assert stopped.value.code == 2 and message in err[-1] and "Traceback" not in "\n".join(err)
     assert not out.exists()

@@ -4,6 +4,7 @@ chips' peaks, and the A/B's variant names."""
 from __future__ import annotations
 
 import argparse
+import json
 
 import jax
 import pytest
@@ -47,3 +48,38 @@ def test_a_variant_is_a_preset_with_an_optional_compute_dtype():
     for bad, word in [("gpux", "unknown preset"), ("gpu@float16", "unknown compute dtype")]:
         with pytest.raises(argparse.ArgumentTypeError, match=word):
             training_speed.parse_variant(bad)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--num-envs", "0"], "--num-envs: must be a positive integer"),
+        (["--runs", "-1"], "--runs: must be a positive integer"),
+        (["--out", "{tmp}/no/such/dir.json"], "--out: cannot write"),
+    ],
+)
+def test_bad_arguments_are_refused_in_one_line_before_timing(argv, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as stopped:
+        training_speed.main([a.format(tmp=tmp_path) for a in argv])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stopped.value.code == 2 and message in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_an_ab_writes_each_variant_as_it_is_measured(tmp_path, monkeypatch):
+    """A time box that runs out during the second variant keeps the first."""
+    out = tmp_path / "ab.json"
+    seen = []
+
+    def fake_measure(config, runs, pieces):
+        if seen:  # the second variant: the first is on disk already
+            (first,) = json.loads(out.read_text())["variants"]
+            assert first["variant"] == "quick" and first["speedup_over_first"] == 1.0
+        seen.append(config.compute_dtype)
+        return {"training_steps_per_s": 100.0 * len(seen), "seconds": {"learn": 1.0, "update": 1.0},
+                "config": {}, "env_steps_per_update": 1, "learner_flops_per_s": None,
+                "learner_share_of_peak": None}
+
+    monkeypatch.setattr(training_speed, "measure", fake_measure)
+    training_speed.main(["--variants", "quick", "quick@bfloat16", "--out", str(out)])
+    variants = json.loads(out.read_text())["variants"]
+    assert [v["speedup_over_first"] for v in variants] == [1.0, 2.0] and len(seen) == 2
