@@ -299,20 +299,32 @@ def strength_table(results_dir: Path) -> str:
 
 def training_table(results_dir: Path) -> str:
     """The training speed: every training_speed*.json (`benchmarks.training_speed`, one
-    PPO update of a preset's batch timed), its settings as it recorded them."""
+    PPO update of a preset's batch timed) and every variant of a training_ab*.json (an A/B in
+    one process), its settings as it recorded them."""
     rows = []
     for path in sorted(results_dir.glob("training_speed*.json")):
-        result = json.loads(path.read_text())
-        c = result["config"]
-        net = (c["network"] if c["network"] == "conv"  # older files keep no conv widths
-               else f"{c['network']} {'-'.join(map(str, c['hidden_sizes']))}")
-        rows.append([f"{c['num_envs']:,} games × {c['rollout_length']} steps, {net}",
-                     ", ".join(result["devices"]), rate(result["training_steps_per_s"]),
-                     f"{result['share_of_update']['learn']:.0%}", f"`{path.name}`"])
+        rows.append(_training_row(json.loads(path.read_text()), f"`{path.name}`"))
+    for path in sorted(results_dir.glob("training_ab*.json")):
+        for variant in json.loads(path.read_text())["variants"]:
+            rows.append(_training_row(variant, f"`{path.name}` ({variant['variant']})"))
     header = ["PPO update of", "devices", "env steps/s", "share spent learning", "file"]
     return (markdown_table(header, rows) + "\n\nFrom `python -m benchmarks.training_speed "
             "[--preset P] [--num-envs N] [--out FILE]`: one whole update (rollout, GAE, PPO "
-            "epochs) timed after compiling.")
+            "epochs) timed after compiling; an A/B's variants (`--variants gpu gpu-fast`) in "
+            "one process.")
+
+
+def _training_row(result: dict, source: str) -> list[str]:
+    c = result["config"]
+    net = (c["network"] if c["network"] == "conv"  # older files keep no conv widths
+           else f"{c['network']} {'-'.join(map(str, c['hidden_sizes']))}")
+    dtype = c.get("compute_dtype", "float32")
+    return [f"{c['num_envs']:,} games × {c['rollout_length']} steps, {net}"
+            + ("" if dtype == "float32" else f", {dtype}"),
+            " ".join([*([result["device_kind"]] if "device_kind" in result else []),
+                      ", ".join(result["devices"])]),
+            rate(result["training_steps_per_s"]),
+            f"{result['seconds']['learn'] / result['seconds']['update']:.0%}", source]
 
 
 BALLOTS_INTRO = """## Strength over the three-move ballots

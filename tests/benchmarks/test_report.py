@@ -63,6 +63,17 @@ def test_the_speed_table_shows_draughts_at_its_fastest_run(results_copy):
     assert "`draughts_speed.json`" in table and "(batch 1,024)" in table
 
 
+def test_the_training_table_has_a_row_for_each_variant_of_an_ab(results_copy):
+    table = report.training_table(results_copy)
+    rows = [line for line in table.splitlines() if "training_ab_h200.json" in line]
+    variants = json.loads((results_copy / "training_ab_h200.json").read_text())["variants"]
+    assert len(rows) == len(variants) == 2
+    for row, variant in zip(rows, variants, strict=True):
+        assert f"({variant['variant']})" in row and "NVIDIA H200" in row
+        assert report.rate(variant["training_steps_per_s"]) in row
+    assert "bfloat16" in rows[1] and "bfloat16" not in rows[0]
+
+
 def test_the_readme_tables_carry_the_json_figures():
     """The generated parts hold the figures themselves, not only agree with a re-render."""
     readme = (report.ROOT / "README.md").read_text()
