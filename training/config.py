@@ -323,7 +323,9 @@ PRESETS["gpu-fast"] = PRESETS["gpu"].replace(
 # peak (docs/experiments.md, "The first GPU suite run"): only a network this small leaves the
 # trainer near the env's speed, and it is the one that beat alphabeta:3 on a CPU. Opponents are
 # past snapshots and the random player, since a batch of vmapped alpha-beta replies waits for its
-# slowest search. UNTUNED until measured on a GPU (benchmarks/gpu_suite.sh times it first).
+# slowest search; at 512 games on a CPU they level off near 0.6 against alphabeta:3, where
+# hour's alpha-beta opponents reach 0.86 (docs/experiments.md). UNTUNED until measured on a GPU
+# (benchmarks/gpu_suite.sh times it first).
 PRESETS["gpu-mlp"] = PRESETS["hour"].replace(
     num_envs=8_192,
     total_steps=2_000_000_000,
