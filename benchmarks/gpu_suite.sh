@@ -8,8 +8,9 @@
 # on):
 #   tts  time to strength: TTS_PRESET (default gpu-mlp) with the trainer flags in TTS_FLAGS
 #        (e.g. "--opponents snapshot,alphabeta:2"), for TTS_MINUTES of training clock, scored
-#        at 30, 60, 90 and 120 s, then each minute, on the machine's CPU, against TTS_AGAINST (default alphabeta:3 and random) over TTS_GAMES games
-#        each (default 200: issue 52's bar) (benchmarks.time_to_strength);
+#        at 30, 60, 90 and 120 s, then each minute, on the machine's CPU, against TTS_AGAINST
+#        (default alphabeta:3 and random) over TTS_GAMES games each (default 200: issue 52's
+#        bar) (benchmarks.time_to_strength);
 #        with --resume RUN_TAR, the run that tarball holds goes on instead
 #   ab   training throughput in one process: the variants AB_VARIANTS (default gpu and gpu-mlp;
 #        PRESET or PRESET@DTYPE) (benchmarks.training_speed)

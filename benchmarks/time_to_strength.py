@@ -374,8 +374,8 @@ def main(argv: list[str] | None = None) -> int:
         "--eval-device",
         choices=("cpu", "default"),
         default="cpu",
-        help="where the scored games are played (default: cpu, whatever trains: game by game, "
-        "the host's CPU beats a GPU at them)",
+        help="where the scored games are played (default: cpu, whatever trains: played move "
+        "by move, they leave a GPU mostly idle)",
     )
     parser.add_argument(
         "--eval-opening-plies",
