@@ -42,7 +42,7 @@ import jax
 from jaxcheckers.training.checkpoints import check_out, read_config
 from jaxcheckers.training.cli import OVERRIDES, agent_specs
 from jaxcheckers.training.config import ALGORITHMS, algorithm_of, config_to_json, preset
-from jaxcheckers.training.evaluation import make_policy_evaluator
+from jaxcheckers.training.evaluation import make_policy_evaluator, play_on
 from jaxcheckers.training.trainer import make_trainer
 
 from benchmarks.common import RESULTS_DIR, machine
@@ -104,13 +104,10 @@ def make_scorers(trainer, against, games: int, opening_plies: int) -> dict:
 def score(scorers: dict, params, seed: int, device=None) -> dict[str, dict]:
     """Each agent's summary against the params' greedy policy: score, wins, draws, losses; the
     games played on `device` (None: the default one)."""
-    with jax.default_device(device):
-        params = jax.device_put(params, device)
-        key = jax.random.PRNGKey(seed)  # the same openings at every mark
+    key = jax.random.PRNGKey(seed)  # the same openings at every mark
     results = {}
-    for spec, scorer in scorers.items():
-        with jax.default_device(device):
-            s = summarize(jax.device_get(scorer(params, key)))
+    for spec, scores in play_on(device, scorers, params, key).items():
+        s = summarize(scores)
         results[spec] = {
             "score": round(s.score, 4),
             "low": round(s.score_low, 4),

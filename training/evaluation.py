@@ -18,6 +18,7 @@ __all__ = [
     "check_opponents",
     "make_evaluators",
     "evaluate",
+    "play_on",
 ]
 
 
@@ -83,17 +84,24 @@ def make_evaluators(trainer) -> dict:
     return evaluators
 
 
+def play_on(device, evaluators: dict, params, key) -> dict:
+    """Each evaluator's scores (`make_policy_evaluator`) for `params`, its games played on
+    `device` (None: the default one)."""
+    with jax.default_device(device):
+        params, key = jax.device_put((params, key), device)
+        return {
+            spec: jax.device_get(evaluator(params, key)) for spec, evaluator in evaluators.items()
+        }
+
+
 def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
     """Each evaluator's rates and score for `params`, the games played on the host's CPU
     whatever trains: played move by move, they leave a GPU mostly idle (docs/training.md has
     the figures)."""
-    cpu = jax.devices("cpu")[0]
-    params = jax.device_put(params, cpu)
+    key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
     results = {}
-    for spec, evaluator in evaluators.items():
-        with jax.default_device(cpu):
-            key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
-            outcome = summarize(evaluator(params, key))
+    for spec, scores in play_on(jax.devices("cpu")[0], evaluators, params, key).items():
+        outcome = summarize(scores)
         games = max(outcome.games, 1)
         results[f"eval/{spec}/win_rate"] = outcome.wins / games
         results[f"eval/{spec}/draw_rate"] = outcome.draws / games
