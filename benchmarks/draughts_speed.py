@@ -12,8 +12,9 @@ list the legal moves, push a random one, start again when the game is over; thei
 positions (move lists) a second. Every system runs in turns, round by round (7 rounds, the
 libraries about `--seconds`/7 a round), so that a change in the machine's speed falls on all of
 them alike; each figure is the median of its rounds, and each ratio against dame-rs the median of
-the rounds' own ratios. Prints a markdown table and writes
-`benchmarks/results/draughts_speed.json`.
+the rounds' own ratios. Draughts runs a second time with its step skipped (`common.step_skipped`:
+the harness around draughts' State, what the harness alone allows the game). Prints a markdown
+table and writes `benchmarks/results/draughts_speed.json`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from benchmarks.common import (
     markdown_table,
     measure_together,
     rate,
+    step_skipped,
 )
 from jaxcheckers.argtypes import check_writable, positive_float, positive_int
 
@@ -92,7 +94,8 @@ def main(argv=None) -> int:
     except ValueError as error:
         parser.error(f"--out: {error}")
 
-    games = [jaxcheckers_game("draughts"), jaxcheckers_game("checkers")]
+    draughts = jaxcheckers_game("draughts")
+    games = [draughts, step_skipped(draughts), jaxcheckers_game("checkers")]
     rollouts = [TimedRollout(game, args.batch) for game in games]
     runs = [LibraryRun(name, args.seconds / ROUNDS) for name in ("dame-rs", "py-draughts")]
     dame_run = runs[0]

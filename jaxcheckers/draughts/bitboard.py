@@ -199,27 +199,42 @@ def mask_words(x: Bits, geo: Geometry) -> jax.Array:
     """uint32 (⌈K·S/32⌉,): sets of K (…) fields (K,) as one mask packed into words: entry
     k·S + s (square s of set k) is bit e % 32 of word e // 32, as `jaxcheckers.bits.pack_mask`
     packs a mask. The squares are first moved to consecutive bits (a few shifts: the ghosts
-    split them into runs), then each word gathers the sets that overlap it, shifted into place;
-    `bits.unpack_mask` is the mask.
+    split them into runs), then every word takes the sets that overlap it, shifted into place,
+    all words at once (one loop on the CPU, not one a word); `bits.unpack_mask` is the mask.
     """
     packed = None
     for first, end, offset in geo.runs:
         run = shift(x, -offset) & const(sum(1 << s for s in range(first, end)))
         packed = run if packed is None else packed | run
-    count = x.x.shape[-1]
-    size = -(-count * geo.squares // 32)
-    words = []
-    for w in range(size):
-        word = None
-        for k in range(count):
-            start = k * geo.squares - 32 * w  # set k's bit 0 within word w
-            if start >= 32 or start + geo.squares <= 0:
-                continue
-            part = packed.x[..., k]
-            part = part << u64(start) if start >= 0 else part >> u64(-start)
-            word = part if word is None else word | part
-        words.append((word & u64(0xFFFFFFFF)).astype(jnp.uint32))
-    return jnp.stack(words, axis=-1)
+    sets, up, down, inside = _word_parts(x.x.shape[-1], geo.squares)
+    words = None
+    for part in range(sets.shape[0]):  # the sets overlapping a word: at most ⌈32/S⌉ + 1
+        bits = jnp.take(packed.x, jnp.asarray(sets[part]), axis=-1)
+        bits = (bits >> u64(down[part])) << u64(up[part])
+        bits = jnp.where(inside[part], bits, u64(0))
+        words = bits if words is None else words | bits
+    return (words & u64(0xFFFFFFFF)).astype(jnp.uint32)
+
+
+@functools.cache
+def _word_parts(count: int, squares: int):
+    """For `mask_words` of `count` sets of `squares` bits, per overlap p and word w: the set
+    (int32 (P, W)), how far to shift it up and down (uint64), and whether it overlaps at all."""
+    size = -(-count * squares // 32)
+    overlaps = [
+        [k for k in range(count) if k * squares < 32 * (w + 1) and (k + 1) * squares > 32 * w]
+        for w in range(size)
+    ]
+    parts = max(len(sets) for sets in overlaps)
+    sets = np.zeros((parts, size), np.int32)
+    start = np.zeros((parts, size), np.int64)
+    inside = np.zeros((parts, size), bool)
+    for w, found in enumerate(overlaps):
+        for p, k in enumerate(found):
+            sets[p, w], start[p, w], inside[p, w] = k, k * squares - 32 * w, True
+    up = np.maximum(start, 0).astype(np.uint64)
+    down = np.maximum(-start, 0).astype(np.uint64)
+    return sets, up, down, inside
 
 
 def single(square: jax.Array, geo: Geometry) -> Bits:

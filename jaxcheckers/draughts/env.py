@@ -226,7 +226,7 @@ class Draughts(Env):
         taken = jnp.zeros(lay.squares, bool) if taken is None else jnp.asarray(taken, bool)
         jumper = jnp.asarray(jumper, jnp.int32)
         legal = rules.legal_hops(board, taken, jumper, lay)
-        has_move = legal.bits.any()
+        has_move = legal.has_hop
         position = rules.position_words(board, taken, lay)
         mover = jax.nn.one_hot(jnp.asarray(player, jnp.int32), 2, dtype=jnp.float32)
         state = self.state_type(
@@ -283,7 +283,7 @@ class Draughts(Env):
             ),
             rewards=jnp.zeros(2, jnp.float32),
         )
-        turn_over = self._end_move(state, hopped, hopped.legal.bits.any())
+        turn_over = self._end_move(state, hopped, hopped.legal.has_hop)
         return tree_where(hopped.goes_on, state, turn_over)
 
     def _end_move(self, state, hop: rules.Hopped, has_move) -> DraughtsState:

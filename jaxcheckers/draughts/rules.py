@@ -472,6 +472,7 @@ def _in_action_order(sets: bb.Bits) -> bb.Bits:
 class Legal(NamedTuple):
     bits: jax.Array  # uint32 (⌈A/32⌉,)  the legal hops as a packed mask (`bits.pack_mask`'s)
     captures: jax.Array  # bool (): the legal hops capture
+    has_hop: jax.Array  # bool (): some hop is legal (read from the sets: cheaper than the words)
 
 
 @wide
@@ -499,7 +500,8 @@ def _legal(pieces: Position, jumper, lay: Layout) -> Legal:
     quiet = _in_action_order(sets.quiet)
     quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
     chosen = bb.where(captures, _in_action_order(_hops_to(sets.captures, ends, lay)), quiet)
-    return Legal(computed_once(bb.mask_words(chosen, geo), jumper), captures)
+    words = computed_once(bb.mask_words(chosen, geo), jumper)
+    return Legal(words, captures, chosen.any().any())
 
 
 def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):
