@@ -198,18 +198,27 @@ def pack(mask: jax.Array, geo: Geometry) -> Bits:
 def mask_words(x: Bits, geo: Geometry) -> jax.Array:
     """uint32 (⌈K·S/32⌉,): sets of K (…) fields (K,) as one mask packed into words: entry
     k·S + s (square s of set k) is bit e % 32 of word e // 32, as `jaxcheckers.bits.pack_mask`
-    packs a mask. The squares are first moved to consecutive bits (a few shifts: the ghosts
-    split them into runs), then every word takes the sets that overlap it, shifted into place,
-    all words at once (one loop on the CPU, not one a word); `bits.unpack_mask` is the mask.
-    """
+    packs a mask; `bits.unpack_mask` is the mask. `consecutive`, then `words_of`."""
+    return words_of(consecutive(x, geo), geo.squares)
+
+
+def consecutive(x: Bits, geo: Geometry) -> jax.Array:
+    """uint64 (…): each set with its squares moved to consecutive bits, square s at bit s (a few
+    shifts: the ghosts split the squares into runs)."""
     packed = None
     for first, end, offset in geo.runs:
         run = shift(x, -offset) & const(sum(1 << s for s in range(first, end)))
         packed = run if packed is None else packed | run
-    sets, up, down, inside = _word_parts(x.x.shape[-1], geo.squares)
+    return packed.x
+
+
+def words_of(packed: jax.Array, squares: int) -> jax.Array:
+    """`mask_words` of sets already `consecutive` (uint64 (K,)): every word takes the sets that
+    overlap it, shifted into place, all words at once (one loop on the CPU, not one a word)."""
+    sets, up, down, inside = _word_parts(packed.shape[-1], squares)
     words = None
     for part in range(sets.shape[0]):  # the sets overlapping a word: at most ⌈32/S⌉ + 1
-        bits = jnp.take(packed.x, jnp.asarray(sets[part]), axis=-1)
+        bits = jnp.take(packed, jnp.asarray(sets[part]), axis=-1)
         bits = (bits >> u64(down[part])) << u64(up[part])
         bits = jnp.where(inside[part], bits, u64(0))
         words = bits if words is None else words | bits

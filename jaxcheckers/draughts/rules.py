@@ -486,8 +486,8 @@ def legal_hops(board, taken, jumper, lay: Layout) -> Legal:
 def _legal(pieces: Position, jumper, lay: Layout) -> Legal:
     """`legal_hops` of a position held as sets."""
     geo = bb.geometry(lay.n)
-    # Computed once (`core.computed_once`), the sets and the mask's words: else XLA on the CPU
-    # fuses what they are made of into each of the loops that read them (the mask's: A entries).
+    # Computed once (`core.computed_once`), the sets and the ends: else XLA on the CPU fuses what
+    # they are made of into each of the loops that read them.
     position = computed_once(_sides_of(pieces, jumper, lay), jumper)
     sets = computed_once(hop_sets(position, lay), jumper)
     ends = landings(sets.captures, lay)
@@ -500,8 +500,13 @@ def _legal(pieces: Position, jumper, lay: Layout) -> Legal:
     quiet = _in_action_order(sets.quiet)
     quiet = bb.where(jumper < 0, quiet, bb.none_like(quiet))
     chosen = bb.where(captures, _in_action_order(_hops_to(sets.captures, ends, lay)), quiet)
-    words = computed_once(bb.mask_words(chosen, geo), jumper)
-    return Legal(words, captures, chosen.any().any())
+    # The chosen sets with their squares made consecutive, computed once: each of the mask's
+    # words reads two of them, and would otherwise make both again from the sets.
+    words = bb.words_of(computed_once(bb.consecutive(chosen, geo), jumper), geo.squares)
+    # Read from the sets as they are: `chosen` in action order would be made twice (here and in
+    # the mask's loop), and a capture's first hops exist exactly when their landings do.
+    has_hop = captures | ((jumper < 0) & sets.quiet.any().any())
+    return Legal(words, captures, has_hop)
 
 
 def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):
