@@ -35,6 +35,7 @@ from jaxcheckers.core import (
     Env,
     checked_max_steps,
     compiled_method,
+    computed_once,
     outside_traces,
     pgx_step_count,
     replace_fields,
@@ -62,8 +63,9 @@ class DraughtsState(NamedTuple):
     jumper: jax.Array  # int32 ()  square of the piece mid-capture, −1 at the start of a move
     quiet_plies: jax.Array  # int32 ()  whole moves since the last capture or man move
     endgame_plies: jax.Array  # int32 ()  whole moves since the 16- or 5-move ending began
-    history: jax.Array  # uint32 (H, 4)  the kings' sets (own, then theirs; mover's frame) of
-    #   each position since the last capture or man move, slot quiet_plies % H
+    history: jax.Array  # uint32 (H, 2)  since the last capture or man move, at slot q % H the
+    #   kings of the side to move at ply q in the other side's frame, which are those of the side
+    #   not to move at ply q − 1 (`rules.stretch_kings`): slots q % H and (q + 1) % H are ply q
 
     env_id = "draughts"  # pgx's State.env_id: the name `jaxcheckers.make` takes
     replace = replace_fields  # pgx's name for `_replace`
@@ -240,7 +242,7 @@ class Draughts(Env):
             jumper=jumper,
             quiet_plies=jnp.int32(0),
             endgame_plies=jnp.int32(0),
-            history=jnp.zeros((self.history_length, 4), jnp.uint32),
+            history=jnp.zeros((self.history_length, 2), jnp.uint32),
         )
         return self._record(state) if self.repetition_draw else state
 
@@ -258,7 +260,7 @@ class Draughts(Env):
                 f"{self.state_type.__name__}"
             )
         found = tuple(jnp.shape(state.history)[-2:])
-        expected = (self.history_length, 4)
+        expected = (self.history_length, 2)
         if found != expected:
             raise ValueError(
                 f"the state was made under other draw rules than {self!r} (its history is "
@@ -316,21 +318,26 @@ class Draughts(Env):
         limit = jnp.asarray(ENDGAME_LIMITS)[category]
         return state._replace(endgame_plies=plies), (category > 0) & (plies >= limit)
 
-    def _key(self, state) -> jax.Array:
-        """uint32 (4,): the kings of both sides, the position's identity in a quiet stretch."""
-        return state.position[rules.OWN_KINGS : rules.THEIR_KINGS + 1 : 2].reshape(4)
+    def _kings(self, state) -> jax.Array:
+        """uint32 (2, 2): the history's set of this ply, and the kings of the side not to move.
+        Computed once: else XLA turns the kings again in the loops over the history's slots."""
+        return computed_once(rules.stretch_kings(state.position, self.layout), state.step_count)
 
     def _occurrences_before(self, state) -> jax.Array:
         size, quiet = self.history_length, state.quiet_plies
         slot = jnp.arange(size)
         written = (slot < quiet) | (quiet >= size)
         same_side = slot % 2 == quiet % 2
-        same = (state.history == self._key(state)).all(axis=-1)
+        here, theirs = self._kings(state)
+        # Ply i is counted at slot i % H (the same side to move is two plies back or more).
+        low, high = state.history[:, 0], state.history[:, 1]
+        same = (low == here[0]) & (high == here[1])
+        same &= (jnp.roll(low, -1) == theirs[0]) & (jnp.roll(high, -1) == theirs[1])
         return (same & written & same_side & (slot != quiet % size)).sum()
 
     def _record(self, state) -> DraughtsState:
         here = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        history = jnp.where(here[:, None], self._key(state), state.history)
+        history = jnp.where(here[:, None], self._kings(state)[0], state.history)
         return state._replace(history=history)
 
 

@@ -325,7 +325,11 @@ def position_of(board: jax.Array, taken: jax.Array, lay: Layout) -> Position:
 
 
 def _words(position: Position) -> jax.Array:
-    x = jnp.stack([s.x for s in position], axis=-1)
+    return _halves(jnp.stack([s.x for s in position], axis=-1))
+
+
+def _halves(x: jax.Array) -> jax.Array:
+    """uint32 (…, 2): uint64 sets as their low and high words."""
     low = (x & bb.u64(0xFFFFFFFF)).astype(jnp.uint32)
     return jnp.stack([low, (x >> bb.u64(32)).astype(jnp.uint32)], axis=-1)
 
@@ -333,6 +337,20 @@ def _words(position: Position) -> jax.Array:
 def _of_words(words: jax.Array) -> Position:
     x = words[..., 0].astype(jnp.uint64) | (words[..., 1].astype(jnp.uint64) << bb.u64(32))
     return Position(*(bb.Bits(x[..., i]) for i in range(5)))
+
+
+@wide
+def stretch_kings(words: jax.Array, lay: Layout) -> jax.Array:
+    """uint32 (2, 2): of a position's words, the kings of the side to move turned into the other
+    side's frame, then the kings of the side not to move (each set as its two words).
+
+    In a stretch of moves without capture or man move only kings change, and the side to move
+    has not moved since the ply before: its kings, turned, are the second set of that ply. So a
+    position is known by the first sets of two plies in a row, and the env's repetition history
+    keeps one set a ply."""
+    position = _of_words(words)
+    turned = _rotated(position.own_kings, bb.geometry(lay.n))
+    return _halves(jnp.stack([turned.x, position.their_kings.x]))
 
 
 @wide

@@ -8,7 +8,7 @@ import pytest
 
 from jaxcheckers import games
 from jaxcheckers.core import compiled_step
-from jaxcheckers.draughts import notation
+from jaxcheckers.draughts import notation, rules
 from jaxcheckers.draughts.env import Draughts
 from tests.cli_helpers import run_cli
 from tests.draughts import helpers
@@ -66,6 +66,70 @@ def test_each_draw_rule_ends_the_game_when_it_says(fen, rule, plies):
     # Without the rule the same shuttle goes on.
     played, state = _shuttle(Draughts(**OFF), fen, limit=plies + 4)
     assert played == plies + 4 and not bool(state.terminated)
+
+
+def _undoing_game(env, fen: str, rng, moves: int):
+    """A game from `fen` whose hops undo the same side's last hop when they can (six times in
+    ten), else are random: kings shuttle, so positions repeat. Yields (state, FEN) at each move's
+    end until the game ends or `moves` moves are played."""
+    lay = rules.layout(env.variant)
+    state = SPEC.notation.from_fen(fen, **_options(env))
+    step = compiled_step(env)
+    last = [None, None]  # each side's last hop (in its own frame, which stays its own)
+    yield state, SPEC.notation.to_fen(state)
+    for _ in range(moves):
+        if bool(state.terminated):
+            return
+        while True:
+            legal = np.flatnonzero(np.asarray(state.legal_action_mask))
+            player = int(state.current_player)
+            action = int(rng.choice(legal))
+            if last[player] is not None and rng.random() < 0.6:
+                direction, distance, square = rules.hop_of(last[player], lay)
+                landing = int(lay.ray[square, direction, distance - 1])
+                undo = rules.action_of(rules.OPPOSITE[direction], distance, landing, lay)
+                action = undo if undo in legal else action
+            last[player] = action
+            state = step(state, action)
+            if not notation.mid_move(state):
+                break
+        yield state, SPEC.notation.to_fen(state)
+
+
+def _fen_board(fen: str) -> tuple[set[str], set[str]]:
+    """The men and the kings of a FEN (as 'W12', 'BK3' entries)."""
+    men, kings = set(), set()
+    for side in fen.split(":")[1:]:
+        for square in filter(None, side[1:].split(",")):
+            (kings if square.startswith("K") else men).add(side[0] + square.lstrip("K"))
+    return men, kings
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_the_repetition_and_25_move_rules_end_games_where_a_plain_reference_says(seed):
+    """Against the rules written over FENs: the third occurrence of a position (the same side to
+    move) since the last capture or man move draws, and so do 50 plies without either."""
+    env = Draughts(endgame_draw=False)
+    rng = np.random.default_rng(seed)
+    fens = ["W:WK46,K50,33:BK5,K1,18", "B:WK45,K36,28:BK4,K10,23,24", "W:WK31,K42:BK9,K20"]
+    draws = repeats = 0
+    for fen in fens * 8:
+        seen: list[str] = []
+        men, kings = None, set()
+        for state, text in _undoing_game(env, fen, rng, moves=160):
+            now_men, now_kings = _fen_board(text)
+            irreversible = men is not None and (now_men != men or len(now_kings) < len(kings))
+            seen = [text] if men is None or irreversible else [*seen, text]
+            men, kings = now_men, now_kings
+            third = seen.count(text) >= 3
+            quiet = len(seen) - 1 >= 50
+            lost = np.asarray(state.rewards).any()  # no move left: the only other way to end
+            assert bool(state.terminated) == (third or quiet or lost), (fen, text)
+            if third or quiet:
+                assert not lost
+                draws += 1
+                repeats += third and not quiet
+    assert repeats >= 5  # the games did repeat (else the test tests little)
 
 
 def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
