@@ -263,8 +263,9 @@ class Draughts(Env):
         expected = (self.history_length, 2)
         if found != expected:
             raise ValueError(
-                f"the state was made under other draw rules than {self!r} (its history is "
-                f"{found}, this env's {expected}); step it with the env that made it"
+                f"the state was made under other draw rules than {self!r}, or by an older "
+                f"jaxcheckers (its history is {found}, this env's {expected}); step it with the "
+                "env that made it"
             )
 
     def mid_capture(self, state: DraughtsState) -> jax.Array:

@@ -132,6 +132,17 @@ def test_the_repetition_and_25_move_rules_end_games_where_a_plain_reference_says
     assert repeats >= 5  # the games did repeat (else the test tests little)
 
 
+def test_a_state_of_other_draw_rules_or_an_older_history_is_refused_in_one_line():
+    env = Draughts()
+    state = env.init(jax.random.key(0))
+    other = Draughts(repetition_draw=False).init(jax.random.key(0))
+    older = state._replace(history=np.zeros((env.history_length, 4), np.uint32))  # (H, 4) before
+    for bad in (other, older):
+        with pytest.raises(ValueError, match="other draw rules .* or by an older") as error:
+            env.step(bad, 0)
+        assert "\n" not in str(error.value)
+
+
 def test_a_capture_takes_a_step_a_piece_and_removes_them_at_the_end():
     env = Draughts()
     # White's man on 32 must take 27 and 17 (the longest capture), ending on 12... as two hops.
