@@ -886,12 +886,9 @@ def _lanes_like(flags: jax.Array, x: jax.Array) -> jax.Array:
 def _searching_first(searches: jax.Array, count: jax.Array) -> jax.Array:
     """int32 (B,): the elements' indices, those that search first, each group in order (a
     stable sort of `~searches`, by counting: XLA's sort on the CPU cost more than the rest)."""
-    place = jnp.where(
-        searches,
-        jnp.cumsum(searches, dtype=jnp.int32) - 1,
-        count + jnp.cumsum(~searches, dtype=jnp.int32) - 1,
-    )
     lanes = jnp.arange(searches.shape[0], dtype=jnp.int32)
+    before = jnp.cumsum(searches, dtype=jnp.int32)  # searching elements up to each, itself in
+    place = jnp.where(searches, before - 1, count + lanes - before)
     return jnp.zeros_like(lanes).at[place].set(lanes, unique_indices=True)
 
 

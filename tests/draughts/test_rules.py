@@ -174,6 +174,13 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
     assert np.array_equal(np.asarray(jax.jit(search)(cs[1], ks[1])[1]), total[1])
 
 
+@pytest.mark.parametrize("share", [0.0, 0.01, 0.3, 1.0])
+def test_the_queue_takes_the_searching_elements_first_each_group_in_order(share):
+    searches = np.random.default_rng(1).random(777) < share
+    order = rules._searching_first(jnp.asarray(searches), jnp.int32(searches.sum()))
+    assert np.array_equal(np.asarray(order), np.argsort(~searches, kind="stable"))
+
+
 def test_a_large_batch_gets_the_masks_each_position_got_in_a_small_one():
     """The env computed the random positions' masks in batches of 8 (searched all at once)."""
     states = helpers.random_states("international", *helpers.FAST_SAMPLE)
