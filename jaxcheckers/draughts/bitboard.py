@@ -10,7 +10,7 @@ to all pieces at once is a few word operations, with no gather.
 
 JAX's 32-bit default is left alone for the user: the sets are computed only inside functions
 decorated `core.wide` (64-bit types on while they are traced, as chess's bitboards), and what leaves
-them is 32-bit (`mask_words`, `unpack`, counts).
+them is 32-bit (`words_of`, `unpack`, counts).
 """
 
 from __future__ import annotations
@@ -195,13 +195,6 @@ def pack(mask: jax.Array, geo: Geometry) -> Bits:
     return Bits(words.sum(axis=-1, dtype=jnp.uint64))
 
 
-def mask_words(x: Bits, geo: Geometry) -> jax.Array:
-    """uint32 (⌈K·S/32⌉,): sets of K (…) fields (K,) as one mask packed into words: entry
-    k·S + s (square s of set k) is bit e % 32 of word e // 32, as `jaxcheckers.bits.pack_mask`
-    packs a mask; `bits.unpack_mask` is the mask. `consecutive`, then `words_of`."""
-    return words_of(consecutive(x, geo), geo.squares)
-
-
 def consecutive(x: Bits, geo: Geometry) -> jax.Array:
     """uint64 (…): each set with its squares moved to consecutive bits, square s at bit s (a few
     shifts: the ghosts split the squares into runs)."""
@@ -213,8 +206,11 @@ def consecutive(x: Bits, geo: Geometry) -> jax.Array:
 
 
 def words_of(packed: jax.Array, squares: int) -> jax.Array:
-    """`mask_words` of sets already `consecutive` (uint64 (K,)): every word takes the sets that
-    overlap it, shifted into place, all words at once (one loop on the CPU, not one a word)."""
+    """uint32 (⌈K·S/32⌉,): K `consecutive` sets (uint64 (K,)) as one mask packed into words:
+    entry k·S + s (square s of set k) is bit e % 32 of word e // 32, as
+    `jaxcheckers.bits.pack_mask` packs a mask; `bits.unpack_mask` is the mask. Every word takes
+    the sets that overlap it, shifted into place, all words at once (one loop on the CPU, not one
+    a word)."""
     sets, up, down, inside = _word_parts(packed.shape[-1], squares)
     words = None
     for part in range(sets.shape[0]):  # the sets overlapping a word: at most ⌈32/S⌉ + 1
@@ -227,7 +223,7 @@ def words_of(packed: jax.Array, squares: int) -> jax.Array:
 
 @functools.cache
 def _word_parts(count: int, squares: int):
-    """For `mask_words` of `count` sets of `squares` bits, per overlap p and word w: the set
+    """For `words_of` of `count` sets of `squares` bits, per overlap p and word w: the set
     (int32 (P, W)), how far to shift it up and down (uint64), and whether it overlaps at all."""
     size = -(-count * squares // 32)
     overlaps = [

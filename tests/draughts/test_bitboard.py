@@ -13,7 +13,7 @@ from jaxcheckers.draughts import bitboard as bb
 
 
 @pytest.mark.parametrize(("n", "count"), [(10, 36), (8, 28), (10, 3), (8, 1)])
-def test_mask_words_packs_the_sets_as_pack_mask_packs_their_mask(n, count):
+def test_the_words_of_consecutive_sets_are_the_mask_pack_mask_packs(n, count):
     geo = bb.geometry(n)
     rng = np.random.default_rng(n * 100 + count)
     members = rng.random((count, geo.squares)) < 0.5  # [set, square]
@@ -26,7 +26,7 @@ def test_mask_words_packs_the_sets_as_pack_mask_packs_their_mask(n, count):
     @jax.jit
     @wide
     def packed(words):
-        return bb.mask_words(bb.Bits(words), geo)
+        return bb.words_of(bb.consecutive(bb.Bits(words), geo), geo.squares)
 
     with enable_x64():  # the words in: uint64
         found = packed(jnp.asarray(words, jnp.uint64))
