@@ -244,7 +244,7 @@ class Draughts(Env):
             endgame_plies=jnp.int32(0),
             history=jnp.zeros((self.history_length, 2), jnp.uint32),
         )
-        return self._record(state) if self.repetition_draw else state
+        return self._record(state, self._kings(state)) if self.repetition_draw else state
 
     def observe(self, state: DraughtsState, player: jax.Array) -> jax.Array:
         """bool (n, n, 5): the observation planes in `player`'s frame."""
@@ -304,8 +304,9 @@ class Draughts(Env):
             state, ending = self._count_endgame(state, hop)
             drawn |= ending
         if self.repetition_draw:
-            drawn |= self._occurrences_before(state) >= 2  # this one is the third
-            state = self._record(state)
+            kings = self._kings(state)
+            drawn |= self._occurrences_before(state, kings) >= 2  # this one is the third
+            state = self._record(state, kings)
         return state._replace(terminated=lost | (drawn & has_move))
 
     def _count_endgame(self, state, hop: rules.Hopped):
@@ -324,21 +325,22 @@ class Draughts(Env):
         Computed once: else XLA turns the kings again in the loops over the history's slots."""
         return computed_once(rules.stretch_kings(state.position, self.layout), state.step_count)
 
-    def _occurrences_before(self, state) -> jax.Array:
+    def _occurrences_before(self, state, kings) -> jax.Array:
         size, quiet = self.history_length, state.quiet_plies
         slot = jnp.arange(size)
         written = (slot < quiet) | (quiet >= size)
         same_side = slot % 2 == quiet % 2
-        here, theirs = self._kings(state)
-        # Ply i is counted at slot i % H (the same side to move is two plies back or more).
+        here, theirs = kings
+        # Ply i is counted at slot i % H (the same side to move is two plies back or more). The
+        # words compared one by one, not reduced over the pair: faster on the CPU.
         low, high = state.history[:, 0], state.history[:, 1]
         same = (low == here[0]) & (high == here[1])
         same &= (jnp.roll(low, -1) == theirs[0]) & (jnp.roll(high, -1) == theirs[1])
         return (same & written & same_side & (slot != quiet % size)).sum()
 
-    def _record(self, state) -> DraughtsState:
+    def _record(self, state, kings) -> DraughtsState:
         here = jnp.arange(self.history_length) == state.quiet_plies % self.history_length
-        history = jnp.where(here[:, None], self._kings(state)[0], state.history)
+        history = jnp.where(here[:, None], kings[0], state.history)
         return state._replace(history=history)
 
 
