@@ -3,9 +3,10 @@
     .venv/bin/python -m benchmarks.ab --base b3c4d60 --games checkers chess --batch-sizes 4096
 
 The base commit's `jaxcheckers` package is taken out of git (`git archive`) into a temporary
-folder under the name `jaxcheckers_base`, so both versions load side by side; each game's two
-versions then run in turns, run by run, each run the same number of calls (`paired_ratios`), so
-that a change in the machine's load falls on both alike. The ratio new/base is the median over
+folder under the name `jaxcheckers_base`, so both versions load side by side, each with its own
+random player (the harness's sampler); each game's two versions then run in turns, run by run,
+each run the same number of calls (`paired_ratios`), so that a change in the machine's load falls
+on both alike. The ratio new/base is the median over
 the rounds of each round's own ratio, printed with its quartiles (the spread the machine's load
 leaves) and the same ratio in CPU time; writes `benchmarks/results/ab-BASE.json`.
 """
@@ -64,6 +65,19 @@ def game(package, name: str, label: str) -> JaxGame:
     return JaxGame(label, env.reset, env.step, env.num_actions)
 
 
+def random_player(package):
+    """The harness's sampler as `package` draws it (its own `random_legal_actions` on the packed
+    legal actions), so that a change to the random player is timed as well as the games'."""
+
+    random = importlib.import_module(f"{package.__name__}.agents.random")
+
+    def sample(key: jax.Array, legal: jax.Array) -> jax.Array:
+        return random.random_legal_actions(key, legal)
+
+    sample.reads_packed = True
+    return sample
+
+
 def paired_ratios(new: TimedRollout, old: TimedRollout, runs: int) -> dict[str, float]:
     """Times `new` and `old` in `runs` rounds (`measure_together`), each run the same number of
     calls, and gives the ratio new/base of each round's throughputs: median and quartiles over
@@ -103,7 +117,10 @@ def main(argv: list[str] | None = None) -> int:
                     game(jaxcheckers, name, f"{name} (this tree)"),
                     game(base, name, f"{name} ({args.base})"),
                 ]
-                rollouts = [TimedRollout(v, batch, min_run_s=args.min_run_s) for v in versions]
+                rollouts = [
+                    TimedRollout(v, batch, sampler=random_player(package), min_run_s=args.min_run_s)
+                    for v, package in zip(versions, (jaxcheckers, base), strict=True)
+                ]
                 paired = paired_ratios(*rollouts, runs=args.runs)
                 new, old = paired.pop("timed")
                 rows.append([name, str(batch), rate(new.steps_per_s), rate(old.steps_per_s),

@@ -60,11 +60,14 @@ def sample_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:
     return random_legal_actions(key, legal)
 
 
+sample_legal_actions.reads_packed = True  # see `legal_actions`
+
+
 def legal_actions(states: Any, sampler) -> jax.Array:
-    """What `sampler` reads of a batch of States: `sample_legal_actions` the packed legal actions
-    (`core.packed_legal_actions`: a mask is packed as the sampler would pack it), any other
-    sampler the bool mask."""
-    if sampler is sample_legal_actions:
+    """What `sampler` reads of a batch of States: a sampler marked `reads_packed` (as
+    `sample_legal_actions`) the packed legal actions (`core.packed_legal_actions`: a mask is
+    packed as the sampler would pack it), any other sampler the bool mask."""
+    if getattr(sampler, "reads_packed", False):
         return packed_legal_actions(states)
     return states.legal_action_mask
 
@@ -191,12 +194,15 @@ class Tally(NamedTuple):
     ended_game_steps: jax.Array  # int32 ()  their lengths in steps, summed (for the mean length)
 
 
-def make_rollout(game: JaxGame, batch_size: int, num_steps: int, sampler=sample_legal_actions):
+def make_rollout(game: JaxGame, batch_size: int, num_steps: int, sampler=sample_legal_actions,
+                 *, read_observation: bool = True):
     """A jitted `(states, key, tally) -> (states, key, tally)`, `num_steps` steps later.
 
     states: the game's State batched over `batch_size` (donated: updated in place).
     The observation is summed over the batch axis, a reduction that vectorises, so reading it
-    costs little next to computing it.
+    costs little next to computing it. With `read_observation=False` it is not read: random
+    play as a library that makes no observation plays it (the legal moves every step, the
+    moves played); where the game computes its observation on reading, it is not computed.
     """
     batched_step = jax.vmap(game.step)
     batched_init = jax.vmap(game.init)
@@ -211,8 +217,11 @@ def make_rollout(game: JaxGame, batch_size: int, num_steps: int, sampler=sample_
         fresh = batched_init(jax.random.split(reset_key, batch_size))
         states = batched_where(ended, fresh, played)
         steps_in_game = tally.steps_in_game + 1
+        observation_sum = tally.observation_sum
+        if read_observation:
+            observation_sum += played.observation.sum(axis=0, dtype=jnp.int32)
         tally = Tally(
-            observation_sum=tally.observation_sum + played.observation.sum(axis=0, dtype=jnp.int32),
+            observation_sum=observation_sum,
             steps_in_game=jnp.where(ended, 0, steps_in_game),
             games_ended=tally.games_ended + ended.sum(dtype=jnp.int32),
             ended_game_steps=tally.ended_game_steps + jnp.where(ended, steps_in_game, 0).sum(),
@@ -249,6 +258,7 @@ class Throughput:
     steps_per_cpu_s: float  # the same over the median CPU time: less swayed by other work
     mean_game_length: float | None  # steps per game, over the games that ended (None: none did)
     memory: dict[str, int]  # XLA's own account of the rollout's buffers, bytes
+    observation_read: bool = True  # False: the games' observations were not read (`make_rollout`)
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -267,10 +277,13 @@ class TimedRollout:
     """
 
     def __init__(self, game: JaxGame, batch_size: int, *, sampler=sample_legal_actions,
-                 min_run_s: float = 0.25, num_steps: int | None = None):
+                 min_run_s: float = 0.25, num_steps: int | None = None,
+                 read_observation: bool = True):
         self.game, self.batch_size = game, batch_size
+        self.read_observation = read_observation
         self.num_steps = num_steps or scan_length(batch_size)
-        rollout = make_rollout(game, batch_size, self.num_steps, sampler)
+        rollout = make_rollout(game, batch_size, self.num_steps, sampler,
+                               read_observation=read_observation)
         carry = initial_carry(game, batch_size)
 
         start = time.perf_counter()
@@ -307,6 +320,7 @@ class TimedRollout:
             steps_per_cpu_s=steps_per_run / statistics.median(self.run_cpu_s),
             mean_game_length=int(tally.ended_game_steps) / ended if ended else None,
             memory=_memory_analysis(self.compiled),
+            observation_read=self.read_observation,
         )
 
 

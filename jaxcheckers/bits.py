@@ -7,14 +7,14 @@ over every action.
 
 from __future__ import annotations
 
-import math
+import functools
 
 import jax
 import jax.numpy as jnp
 
 BITS = 32  # mask entries per word
 
-__all__ = ["BITS", "pack_mask", "unpack_mask", "bit_at", "nth_set_bit"]
+__all__ = ["BITS", "pack_mask", "unpack_mask", "bit_at", "count_set", "nth_set_bit"]
 
 
 def pack_mask(mask: jax.Array) -> jax.Array:
@@ -74,48 +74,45 @@ def bit_at(words: jax.Array, index: jax.Array) -> jax.Array:
     return ((word >> (index & 31)) & 1).astype(bool)
 
 
+def count_set(words: jax.Array) -> jax.Array:
+    """int32 (): the set bits of uint32 (W,) `words`.
+
+    A sum written out word by word rather than a reduction: under vmap XLA on the CPU keeps it in
+    the loop over the batch with `nth_set_bit`'s pass (which shares its population counts),
+    where a reduction over each game's words is a loop of its own that vectorises poorly.
+    """
+    counts = _counts(words)
+    return functools.reduce(jnp.add, counts[1:], counts[0])
+
+
 def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
     """int32 (): the index of the n-th (from 0) set bit of uint32 (W,) `words`.
 
-    The word by population counts, then the bit by halving the word five times. Undefined when
-    fewer than n + 1 bits are set. Many words (chess: 146) are searched in two levels, groups of
-    about √W words and then the words of one group: the prefix sums cost O(W) instead of O(W²).
+    One pass over the words, as a loop in C would take it: each word's population count tells
+    whether the n-th bit is in it, else n steps past it. The pass is written out word by word,
+    a few scalar operations each, which under vmap are vector operations over the batch in one
+    loop (XLA on the CPU); then the bit within the word by halving it five times. Undefined when
+    fewer than n + 1 bits are set.
     """
-    size = words.shape[0]
-    if size <= GROUPED_ABOVE:
-        return _nth_set_bit_in(words, n)
-    per_group = math.isqrt(size - 1) + 1
-    groups = -(-size // per_group)
-    # Zeros appended by a concatenation, which XLA fuses into the loops that read it (a `pad`
-    # is materialised on its own).
-    padding = jnp.zeros(groups * per_group - size, words.dtype)
-    grouped = jnp.concatenate([words, padding]).reshape(groups, per_group)
-    counts = jax.lax.population_count(grouped).astype(jnp.int32).sum(axis=1)
-    group, before = _nth_word(counts, n)
-    # The group's words by a select per group, not a gather (a loop of scalar loads under vmap).
-    chosen = jnp.arange(groups) == group
-    words = jnp.where(chosen[:, None], grouped, jnp.uint32(0)).sum(axis=0, dtype=jnp.uint32)
-    return (group * per_group * BITS + _nth_set_bit_in(words, n - before)).astype(jnp.int32)
+    n = jnp.asarray(n, jnp.int32)
+    word, first, rank = words[0], jnp.int32(0), n
+    for index, count in enumerate(_counts(words)):
+        # n − (bits before this word): here when 0 ≤ it < count, one unsigned comparison.
+        here = n.astype(jnp.uint32) < count.astype(jnp.uint32)
+        word = jnp.where(here, words[index], word)
+        first = jnp.where(here, index * BITS, first)
+        rank = jnp.where(here, n, rank)
+        n = n - count
+    return (first + _nth_set_bit_of_word(word, rank)).astype(jnp.int32)
 
 
-GROUPED_ABOVE = 16  # words; up to this many, one level (W² prefix pairs) costs less
+def _counts(words: jax.Array) -> list[jax.Array]:
+    """int32 () each: the population count of each word of uint32 (W,) `words`."""
+    return [jax.lax.population_count(words[i]).astype(jnp.int32) for i in range(words.shape[0])]
 
 
-def _nth_word(counts: jax.Array, n: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """The entry of int32 (W,) `counts` that holds the n-th item, and the items before it."""
-    # A masked sum over the (W, W) pairs rather than `cumsum`, which XLA on the CPU turns into a
-    # reduce-window that costs more than the rest.
-    index = jnp.arange(counts.shape[0])
-    before = jnp.where(index[:, None] < index, counts[:, None], 0).sum(axis=0)
-    found = jnp.minimum((before + counts <= n).sum(), counts.shape[0] - 1)
-    return found, before[found]
-
-
-def _nth_set_bit_in(words: jax.Array, n: jax.Array) -> jax.Array:
-    counts = jax.lax.population_count(words).astype(jnp.int32)
-    word_index, before = _nth_word(counts, n)
-    word = words[word_index]
-    n = n - before
+def _nth_set_bit_of_word(word: jax.Array, n: jax.Array) -> jax.Array:
+    """int32 (): the index of the n-th set bit of one uint32 word (0 ≤ n < its bits)."""
     bit = jnp.int32(0)
     for width in (16, 8, 4, 2, 1):  # step over the low half while n lies beyond it
         low = jax.lax.population_count(word & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
@@ -123,4 +120,4 @@ def _nth_set_bit_in(words: jax.Array, n: jax.Array) -> jax.Array:
         n = jnp.where(beyond, n - low, n)
         word = jnp.where(beyond, word >> width, word)
         bit = jnp.where(beyond, bit + width, bit)
-    return (word_index * BITS + bit).astype(jnp.int32)
+    return bit

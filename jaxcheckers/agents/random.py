@@ -5,8 +5,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.bits import nth_set_bit, pack_mask
-from jaxcheckers.core import AutoResetStep, packed_legal_actions, step_autoreset
+from jaxcheckers.bits import count_set, nth_set_bit, pack_mask
+from jaxcheckers.core import AutoResetStep, computed_once, packed_legal_actions, step_autoreset
 
 
 def random_legal_action(key: jax.Array, legal: jax.Array) -> jax.Array:
@@ -31,9 +31,12 @@ def legal_action_at(legal: jax.Array, fraction: jax.Array) -> jax.Array:
     `legal`: a bool mask, or the mask already packed (uint32 words).
     """
     words = legal if legal.dtype == jnp.uint32 else pack_mask(legal)
-    total = jax.lax.population_count(words).astype(jnp.int32).sum()
+    total = count_set(words)
     rank = jnp.floor(fraction * total).astype(jnp.int32)
-    return jnp.where(total > 0, nth_set_bit(words, rank), 0).astype(jnp.int32)
+    action = jnp.where(total > 0, nth_set_bit(words, rank), 0).astype(jnp.int32)
+    # Computed once: the pass over the words is one loop of cheap operations, which XLA on the
+    # CPU would otherwise repeat inside each loop of the step that reads the action.
+    return computed_once(action, total)
 
 
 def random_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
-from jaxcheckers.bits import bit_at, nth_set_bit, pack_mask, unpack_mask
+from jaxcheckers.bits import bit_at, count_set, nth_set_bit, pack_mask, unpack_mask
 
 LEGAL = [0, 5, 31, 32, 63, 100, 200, 255]
 
@@ -51,13 +51,14 @@ def test_the_rank_follows_the_fraction():
 
 def test_nth_set_bit_matches_numpy():
     rng = np.random.default_rng(0)
-    for words in (1, 3, 8, 17, 146):  # one level, and two (above `GROUPED_ABOVE`)
+    for words in (1, 3, 8, 17, 57, 146):
         bits = rng.random(32 * words) < 0.3
         packed = (bits.reshape(words, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(1)
         packed = jnp.asarray(packed.astype(np.uint32))
         ranks = jnp.arange(bits.sum(), dtype=jnp.int32)
         found = jax.jit(jax.vmap(nth_set_bit, in_axes=(None, 0)))(packed, ranks)
         assert np.asarray(found).tolist() == np.flatnonzero(bits).tolist()
+        assert int(jax.jit(count_set)(packed)) == bits.sum()
 
 
 @pytest.mark.parametrize("size", [1, 9, 31, 32, 33, 65, 144, 256, 400])
