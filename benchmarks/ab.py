@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="timed rounds per figure (median)")
     parser.add_argument("--min-run-s", type=float, default=0.5, help="shortest timed run")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--observation-unread", action="store_true",
+                        help="play without reading the observation (`common.make_rollout`)")
     args = parser.parse_args(argv)
 
     import jaxcheckers
@@ -118,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                     game(base, name, f"{name} ({args.base})"),
                 ]
                 rollouts = [
-                    TimedRollout(v, batch, sampler=random_player(package), min_run_s=args.min_run_s)
+                    TimedRollout(v, batch, sampler=random_player(package), min_run_s=args.min_run_s,
+                                 read_observation=not args.observation_unread)
                     for v, package in zip(versions, (jaxcheckers, base), strict=True)
                 ]
                 paired = paired_ratios(*rollouts, runs=args.runs)
@@ -128,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"{paired['ratio_q1']:.3f}–{paired['ratio_q3']:.3f}",
                              f"{paired['cpu_ratio']:.3f}"])
                 records.append({"game": name, "batch_size": batch, "base": args.base,
+                                "observation_read": not args.observation_unread,
                                 "new_steps_per_s": new.steps_per_s,
                                 "base_steps_per_s": old.steps_per_s, **paired,
                                 "calls_per_run": new.calls_per_run,

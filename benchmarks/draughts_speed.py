@@ -12,9 +12,15 @@ list the legal moves, push a random one, start again when the game is over; thei
 positions (move lists) a second. Every system runs in turns, round by round (7 rounds, the
 libraries about `--seconds`/7 a round), so that a change in the machine's speed falls on all of
 them alike; each figure is the median of its rounds, and each ratio against dame-rs the median of
-the rounds' own ratios. Draughts runs a second time with its step skipped (`common.step_skipped`:
-the harness around draughts' State, what the harness alone allows the game). Prints a markdown
-table and writes `benchmarks/results/draughts_speed.json`.
+the rounds' own ratios.
+
+The libraries make no observation, so the JAX games run twice: with their observation not read
+(draughts and checkers compute it on reading, so it is not computed: the same work as the
+libraries', the legal moves every step and the move played) and with it read every step, summed
+over the batch, as an RL rollout reads it. Draughts runs a third time with its step skipped
+(`common.step_skipped`: the harness around draughts' State, observation read, what the harness
+alone allows the game). Prints a markdown table and writes
+`benchmarks/results/draughts_speed.json`.
 """
 
 from __future__ import annotations
@@ -94,9 +100,12 @@ def main(argv=None) -> int:
     except ValueError as error:
         parser.error(f"--out: {error}")
 
-    draughts = jaxcheckers_game("draughts")
-    games = [draughts, step_skipped(draughts), jaxcheckers_game("checkers")]
-    rollouts = [TimedRollout(game, args.batch) for game in games]
+    draughts, checkers = jaxcheckers_game("draughts"), jaxcheckers_game("checkers")
+    plays = [  # (the game, its observation read every step)
+        (draughts, False), (draughts, True), (step_skipped(draughts), True),
+        (checkers, False), (checkers, True),
+    ]
+    rollouts = [TimedRollout(game, args.batch, read_observation=read) for game, read in plays]
     runs = [LibraryRun(name, args.seconds / ROUNDS) for name in ("dame-rs", "py-draughts")]
     dame_run = runs[0]
     timed = measure_together([*rollouts, *runs], runs=ROUNDS)
@@ -111,7 +120,8 @@ def main(argv=None) -> int:
         rates = [rollout.batch_size * rollout.num_steps * rollout.calls / t for t in r.run_s]
         ratio = against_dame(rates)
         jax_results.append({**r.to_json(), "vs_dame_rs": ratio})
-        rows.append([r.name, f"batch {r.batch_size}", rate(r.steps_per_s), f"{ratio:.2f}×"])
+        how = f"batch {r.batch_size}, observation {'read' if r.observation_read else 'not read'}"
+        rows.append([r.name, how, rate(r.steps_per_s), f"{ratio:.2f}×"])
     for lib in libraries:
         ratio = against_dame(lib["rounds"])
         lib["vs_dame_rs"] = ratio

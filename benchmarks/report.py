@@ -269,13 +269,19 @@ def speed_table(results_dir: Path) -> str:
             theirs["steps_per_s"], "tictactoe.json", ttt, "python -m benchmarks.tictactoe")
     draughts = [(path.name, json.loads(path.read_text()))
                 for path in sorted(results_dir.glob("draughts_speed*.json"))]
-    if draughts:  # the run at draughts' best batch size
-        def ours(result):
-            return next(j for j in result["jax"] if j["name"] == "jaxcheckers draughts")
+    for read, label in ((False, "international draughts, observation not read (as dame-rs)"),
+                        (True, "international draughts, observation read")):
+        def ours(result, read=read):  # older runs read every observation
+            return next((j for j in result["jax"] if j["name"] == "jaxcheckers draughts"
+                         and j.get("observation_read", True) == read), None)
 
-        source, result = max(draughts, key=lambda d: ours(d[1])["steps_per_s"])
+        runs_of = [(name, result) for name, result in draughts if ours(result)]
+        if not runs_of:
+            continue
+        # The run at draughts' best batch size.
+        source, result = max(runs_of, key=lambda d: ours(d[1])["steps_per_s"])
         dame = next(lib for lib in result["libraries"] if lib["name"] == "dame-rs")
-        row("international draughts", ours(result)["steps_per_s"], ours(result)["batch_size"],
+        row(label, ours(result)["steps_per_s"], ours(result)["batch_size"],
             "dame-rs (Rust, one game)", dame["positions_per_s"], source, result,
             command_of("benchmarks.draughts_speed", result))
     header = ["game", "ours, steps/s", "peer", "peer, steps/s", "ours ÷ peer", "run"]
