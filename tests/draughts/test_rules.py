@@ -145,12 +145,14 @@ def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
     assert int(state.current_player) == 0 and int(state.jumper) >= 0
 
 
-# Under vmap, batches of 256 and more search their captures in a few lanes, each taking the next
-# position that searches as soon as its own is searched (`rules._run_queued`).
-@pytest.mark.parametrize("idle_every", [0, 7], ids=["all-search", "some-idle"])
+# Under vmap, batches of 256 and more search their captures in a few lanes: each element that
+# searches in a lane of its own when there are lanes enough, else each lane taking the next as
+# soon as its own is searched (`rules._run_queued`).
+@pytest.mark.parametrize("idle_every", [0, 7, -30], ids=["all-search", "some-idle", "few-search"])
 def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(idle_every):
     """A toy search (count k down to 0, adding k·c): every element's result is its own, though
-    the lanes take up the 300 elements (searches of 1 to 8 rounds) one after another."""
+    the lanes take up the 300 elements (searches of 1 to 8 rounds) one after another, or, when
+    10 search, hold them all from the start."""
 
     def searching(carry):
         return carry[0] > 0
@@ -161,8 +163,11 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
         return (jnp.where(go, k - 1, k), jnp.where(go, total + k * c, total)), scratch
 
     ks = np.random.default_rng(0).integers(1, 9, 300).astype(np.int32)
-    if idle_every:
+    if idle_every > 0:
         ks[::idle_every] = 0
+    elif idle_every < 0:  # one in 30 searches: fewer than the lanes
+        ks[np.arange(300) % -idle_every != 0] = 0
+        assert (ks > 0).sum() <= rules._compacted_width(300)
     cs = np.arange(300, dtype=np.int32) % 5
 
     def search(c, k):
