@@ -448,6 +448,9 @@ def _distances(lay: Layout) -> np.ndarray:
     return np.arange(1, lay.reach + 1)[:, None]
 
 
+RESTART_EVERY = 3  # distances; `hop_sets` (docs/performance.md has the figures)
+
+
 def hop_sets(position: Sides, lay: Layout) -> HopSets:
     """Every hop of the movers, all pieces and the four directions at once: the squares j away
     that are empty, and the first piece on the way if it can be taken, are shifts of the sets.
@@ -461,12 +464,17 @@ def hop_sets(position: Sides, lay: Layout) -> HopSets:
     both = position.kings | position.men
     forward = np.isin(np.arange(4), FORWARD)
     walkers_first = bb.where(forward, both, position.kings)
+    runtime = position.occupied.x.astype(jnp.int64)  # for `computed_once`: not a constant
     captures, quiet = [], []
     for j in range(1, lay.reach + 1):
         empty_j = bb.shift_each(empty, -j * steps)
         land = (land | hit) & empty_j  # a capture can land j away
         hit = clear & bb.shift_each(position.jumpable, -j * steps)  # the first piece, j away
         clear = clear & empty_j
+        if j % RESTART_EVERY == 0 and j < lay.reach:
+            # XLA on the CPU computes each distance's sets in a loop of its own, which redoes
+            # the distances before it: from here the next loops start from these, in memory.
+            land, hit, clear = computed_once((land, hit, clear), runtime)
         captures.append(land & (both if j == 2 else position.kings))
         quiet.append(clear & (walkers_first if j == 1 else position.kings))
     return HopSets(bb.stack(captures), bb.stack(quiet))
