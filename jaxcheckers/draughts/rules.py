@@ -835,8 +835,8 @@ def _run_all(searching, step, consts, carry, scratch):
 
 def _run_queued(searching, step, consts, carry, scratch, scratch_batched, width: int):
     """The elements that search, `width` at a time in lanes. When they are `width` or fewer (in
-    random play at batch 4,096 about 18), each has a lane from the start and the loop runs on the
-    lanes alone (`_all_held`); else through a queue (`_through_queue`)."""
+    random play nearly always), each has a lane from the start and the loop runs on the lanes
+    alone (`_all_held`); else through a queue (`_through_queue`)."""
     searches = jax.vmap(searching)(carry)
     count = searches.sum(dtype=jnp.int32)
     order = _searching_first(searches, count)
@@ -854,8 +854,8 @@ def _run_queued(searching, step, consts, carry, scratch, scratch_batched, width:
 def _all_held(searching, each_step, consts, carry, held, lanes):
     """Every element that searches in a lane of its own: the loop steps the lanes, and the
     finished carries go back once it ends. Each round of a loop costs a CPU about as many of its
-    runtime's calls as it has operations, whatever its width: with no queue to serve, a round is
-    35 of them instead of 57."""
+    runtime's calls as it has operations, whatever its width: with no queue to serve, a round
+    has a third fewer (docs/performance.md)."""
     lane_consts = jax.tree.map(lambda x: x[held], consts)
     lane_carry, _ = jax.lax.while_loop(
         lambda both: jax.vmap(searching)(both[0]).any(),
