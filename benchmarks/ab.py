@@ -6,9 +6,9 @@ The base commit's `jaxcheckers` package is taken out of git (`git archive`) into
 folder under the name `jaxcheckers_base`, so both versions load side by side, each with its own
 random player (the harness's sampler); each game's two versions then run in turns, run by run,
 each run the same number of calls (`paired_ratios`), so that a change in the machine's load falls
-on both alike. The ratio new/base is the median over
-the rounds of each round's own ratio, printed with its quartiles (the spread the machine's load
-leaves) and the same ratio in CPU time; writes `benchmarks/results/ab-BASE.json`.
+on both alike. The ratio new/base is the median over the rounds of each round's own ratio,
+printed with its quartiles (the spread the machine's load leaves) and the same ratio in CPU time;
+writes `benchmarks/results/ab-BASE.json`.
 """
 
 from __future__ import annotations
