@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -843,11 +843,11 @@ def _run_queued(searching, step, consts, carry, scratch, scratch_batched, width:
     held = order[:width]  # the element each lane holds first
     lanes = (jax.tree.map(lambda x: x[held], carry), _scratch(scratch, scratch_batched, held))
     each_step = jax.vmap(step, in_axes=(0, 0, 0))
-    queue = _Queue(searching, each_step, consts, carry, scratch, scratch_batched, order, count)
     return jax.lax.cond(
         count <= width,
         lambda: _all_held(searching, each_step, consts, carry, held, lanes),
-        lambda: _through_queue(queue, held, lanes),
+        lambda: _through_queue(searching, each_step, consts, carry, scratch, scratch_batched,
+                               order, count, held, lanes),
     )
 
 
@@ -865,28 +865,15 @@ def _all_held(searching, each_step, consts, carry, held, lanes):
     return jax.tree.map(lambda o, x: o.at[held].set(x, unique_indices=True), carry, lane_carry)
 
 
-class _Queue(NamedTuple):
-    """What `_through_queue` serves the lanes from: the elements in order, those that search
-    first (`count` of them), their consts, carries and scratch."""
-
-    searching: Any
-    each_step: Any
-    consts: Any
-    carry: Any
-    scratch: Any
-    scratch_batched: Any
-    order: jax.Array
-    count: jax.Array
-
-
-def _through_queue(queue: _Queue, held, lanes):
+def _through_queue(searching, each_step, consts, carry, scratch, scratch_batched, order, count,
+                   held, lanes):
     """Lanes that each take the next waiting element as soon as theirs is searched. A loop under
     vmap runs until its largest search ends, and most searches are short (in random play 6
     rounds, the median; the largest about 36): in chunks, each chunk ran as long as its largest
     search with most lanes idle; queued, the loop runs about as long as the largest search or the
     searches' rounds over the lanes, whichever is more. A finished carry is left as it is by
-    `step`, so a lane with nothing left to search idles harmlessly."""
-    searching, carry, order, count = queue.searching, queue.carry, queue.order, queue.count
+    `step`, so a lane with nothing left to search idles harmlessly. `order`: the elements, the
+    `count` that search first."""
     batch, width = order.shape[0], held.shape[0]
 
     def busy(state):
@@ -895,8 +882,8 @@ def _through_queue(queue: _Queue, held, lanes):
 
     def body(state):
         held, waiting, (lane_carry, lane_scratch), out = state
-        lane_consts = jax.tree.map(lambda x: x[held], queue.consts)
-        lane_carry, lane_scratch = queue.each_step(lane_consts, lane_carry, lane_scratch)
+        lane_consts = jax.tree.map(lambda x: x[held], consts)
+        lane_carry, lane_scratch = each_step(lane_consts, lane_carry, lane_scratch)
         done = ~jax.vmap(searching)(lane_carry)
         # Put the finished lanes' carries back (a lane idle since it finished writes the same).
         into = jnp.where(done, held, batch)
@@ -911,8 +898,8 @@ def _through_queue(queue: _Queue, held, lanes):
             lane_carry,
             carry,
         )
-        if any(jax.tree.leaves(queue.scratch_batched)):
-            fresh = _scratch(queue.scratch, queue.scratch_batched, held)
+        if any(jax.tree.leaves(scratch_batched)):
+            fresh = _scratch(scratch, scratch_batched, held)
             lane_scratch = jax.tree.map(
                 lambda lane, new: jnp.where(_lanes_like(refill, lane), new, lane),
                 lane_scratch,
