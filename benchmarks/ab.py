@@ -38,6 +38,8 @@ from benchmarks.common import (
     measure_together,
     rate,
 )
+from jaxcheckers.argtypes import positive_float, positive_int
+from jaxcheckers.games import names
 
 BASE_PACKAGE = "jaxcheckers_base"
 
@@ -100,13 +102,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
     parser.add_argument("--games", nargs="+", default=["checkers", "chess"])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4096])
-    parser.add_argument("--runs", type=int, default=15, help="timed rounds per figure (median)")
-    parser.add_argument("--min-run-s", type=float, default=0.5, help="shortest timed run")
+    parser.add_argument("--batch-sizes", type=positive_int, nargs="+", default=[4096])
+    parser.add_argument("--runs", type=positive_int, default=15,
+                        help="timed rounds per figure (median)")
+    parser.add_argument("--min-run-s", type=positive_float, default=0.5, help="shortest timed run")
     parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     parser.add_argument("--observation-unread", action="store_true",
                         help="play without reading the observation (`common.make_rollout`)")
     args = parser.parse_args(argv)
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.base}^{{commit}}"],
+                           capture_output=True)
+    if known.returncode:
+        parser.error(f"--base: {args.base!r} is not a commit of this repository")
+    unknown = [name for name in args.games if name not in names()]
+    if unknown:
+        parser.error(f"--games: unknown {', '.join(unknown)}; available: {', '.join(names())}")
 
     import jaxcheckers
 
