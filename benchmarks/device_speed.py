@@ -5,9 +5,9 @@ chess in one process, and jaxcheckers' checkers and international draughts, at l
     python -m benchmarks.device_speed --systems "jaxcheckers draughts" --draughts-lanes 4096 65536
 
 `--draughts-lanes` times draughts once for each number of lanes its capture search runs in
-(`draughts.rules._compacted_width`, patched while the rollout is traced; `own`, the default, the
+(`draughts.lanes.compacted_width`, patched while the rollout is traced; `own`, the default, the
 rules' own choice: the whole batch off a CPU), `--draughts-unroll` for each number of rounds the
-search runs between two checks of its loop's condition (`rules._rounds_a_check`; each check
+search runs between two checks of its loop's condition (`lanes.rounds_a_check`; each check
 costs a GPU a wait for its host). `--profile DIR` traces one run of each rollout first
 (jax.profiler) and adds its busiest events (on a GPU, its kernels) to the results.
 
@@ -154,21 +154,21 @@ def search_schedule(lanes: int | None, rounds: int | None):
     """Draughts' capture search traced with `lanes` lanes and `rounds` rounds a check of its
     loop (None: the rules' own choice). The caches of traced programs are cleared first: the
     env's step is traced once per set of rules, and a trace made otherwise would be reused."""
-    from jaxcheckers.draughts import rules
+    from jaxcheckers.draughts import lanes as loop
 
     if lanes is None and rounds is None:
         yield
         return
     jax.clear_caches()
-    own = rules._compacted_width, rules._rounds_a_check
+    own = loop.compacted_width, loop.rounds_a_check
     if lanes is not None:
-        rules._compacted_width = lambda batch: min(lanes, batch)
+        loop.compacted_width = lambda batch: min(lanes, batch)
     if rounds is not None:
-        rules._rounds_a_check = lambda batch: rounds
+        loop.rounds_a_check = lambda batch: rounds
     try:
         yield
     finally:
-        rules._compacted_width, rules._rounds_a_check = own
+        loop.compacted_width, loop.rounds_a_check = own
         jax.clear_caches()
 
 

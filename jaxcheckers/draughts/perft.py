@@ -2,7 +2,7 @@
 its routes (same start, end and pieces taken), as published counts count them.
 
 The frontier is a batch of boards kept on the host between plies; each chunk of it is expanded on
-the device (`rules.whole_moves` vmapped) and the children brought back, so memory grows with the
+the device (`moves.whole_moves` vmapped) and the children brought back, so memory grows with the
 frontier: depth 8 from the international start keeps about a million boards (50 bytes each).
 """
 
@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.draughts import rules
+from jaxcheckers.draughts import moves, rules
 from jaxcheckers.draughts.fen import fen_to_board
 from jaxcheckers.memory import too_large
 
@@ -31,24 +31,26 @@ LARGE = (64, 256)  # the chunk and capacity the positions that overflow that are
 @functools.cache
 def _kernels(variant: str, chunk: int, capacity: int):
     lay = rules.layout(variant)
-    moves_of = jax.vmap(lambda board: rules.whole_moves(board, lay, capacity))
+    moves_of = jax.vmap(lambda board: moves.whole_moves(board, lay, capacity))
+
+    def live_moves(boards, live):
+        """The moves of the live boards, which of them count, and which boards overflowed."""
+        found = moves_of(boards)
+        overflow = found.overflow & live
+        return found, found.valid & (live & ~overflow)[:, None], overflow
 
     @jax.jit
     def count(boards, live):
-        moves = moves_of(boards)
-        overflow = moves.overflow & live
-        valid = moves.valid & (live & ~overflow)[:, None]
+        _, valid, overflow = live_moves(boards, live)
         return valid.sum(dtype=jnp.int32), overflow
 
     @jax.jit
     def expand(boards, live):
-        moves = moves_of(boards)
-        overflow = moves.overflow & live
-        valid = moves.valid & (live & ~overflow)[:, None]
+        found, valid, overflow = live_moves(boards, live)
         parent = jnp.repeat(jnp.arange(chunk), capacity)
-        moves_only = moves._replace(overflow=jnp.zeros((chunk, capacity), bool))
-        flat = jax.tree.map(lambda x: x.reshape(chunk * capacity, *x.shape[2:]), moves_only)
-        children = jax.vmap(lambda b, m: rules.play_move(b, m, lay))(boards[parent], flat)
+        found = found._replace(overflow=jnp.zeros((chunk, capacity), bool))
+        flat = jax.tree.map(lambda x: x.reshape(chunk * capacity, *x.shape[2:]), found)
+        children = jax.vmap(lambda b, m: moves.play_move(b, m, lay))(boards[parent], flat)
         return children, valid.reshape(-1), overflow
 
     return count, expand

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.core import step_autoreset
-from jaxcheckers.draughts import rules
+from jaxcheckers.draughts import moves, rules
 from jaxcheckers.draughts.env import Draughts
 from tests.draughts import reference
 
@@ -81,7 +81,7 @@ def _numbers(square, player, lay):
 
 
 def whole_moves_of(moves, index, player, lay: rules.Layout) -> set[tuple]:
-    """The whole moves of position `index` in a batch of `rules.Moves` (host arrays), as
+    """The whole moves of position `index` in a batch of `moves.Moves` (host arrays), as
     (start, end, frozenset(taken)) in FMJD numbers."""
     out = set()
     for k in np.flatnonzero(moves.valid[index]):
@@ -100,9 +100,9 @@ CAPACITY = 64  # whole moves a position (and capture-search nodes a level) in th
 @functools.cache
 def _generator(variant: str):
     lay = rules.layout(variant)
-    return jax.jit(jax.vmap(lambda board: rules.whole_moves(board, lay, CAPACITY)))
+    return jax.jit(jax.vmap(lambda board: moves.whole_moves(board, lay, CAPACITY)))
 
 
-def whole_moves(variant: str, boards) -> rules.Moves:
-    """`rules.whole_moves` of a batch of boards, as host arrays (compiled once per variant)."""
+def whole_moves(variant: str, boards) -> moves.Moves:
+    """`moves.whole_moves` of a batch of boards, as host arrays (compiled once per variant)."""
     return jax.device_get(_generator(variant)(boards))

@@ -10,7 +10,7 @@ import pytest
 
 from jaxcheckers import games
 from jaxcheckers.core import compiled_step
-from jaxcheckers.draughts import rules
+from jaxcheckers.draughts import lanes, rules
 from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
 from jaxcheckers.draughts.perft import perft, perft_counts
@@ -147,7 +147,7 @@ def test_a_king_with_a_thousand_partial_captures_is_offered_every_longest_one():
 
 # Under vmap, batches of 256 and more search their captures in a few lanes: each element that
 # searches in a lane of its own when there are lanes enough, else each lane taking the next as
-# soon as its own is searched (`rules._run_queued`).
+# soon as its own is searched (`lanes._run_queued`).
 @pytest.mark.parametrize("idle_every", [0, 7, -30], ids=["all-search", "some-idle", "few-search"])
 def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(idle_every):
     """A toy search (count k down to 0, adding k·c): every element's result is its own, though
@@ -167,14 +167,14 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
         ks[::idle_every] = 0
     elif idle_every < 0:  # one in 30 searches: fewer than the lanes
         ks[np.arange(300) % -idle_every != 0] = 0
-        assert (ks > 0).sum() <= rules._compacted_width(300)
+        assert (ks > 0).sum() <= lanes.compacted_width(300)
     cs = np.arange(300, dtype=np.int32) % 5
 
     def search(c, k):
-        return rules._while_each(searching, step, c, (k, jnp.int32(0)), ())
+        return lanes.while_each(searching, step, c, (k, jnp.int32(0)), ())
 
     k, total = jax.jit(jax.vmap(search))(cs, ks)
-    assert rules._compacted_width(300) < 300 and not np.asarray(k).any()
+    assert lanes.compacted_width(300) < 300 and not np.asarray(k).any()
     assert np.array_equal(np.asarray(total), cs * ks * (ks + 1) // 2)
     assert np.array_equal(np.asarray(jax.jit(search)(cs[1], ks[1])[1]), total[1])
 
@@ -182,7 +182,7 @@ def test_the_batched_search_loop_runs_each_element_as_alone_a_chunk_at_a_time(id
 @pytest.mark.parametrize("share", [0.0, 0.01, 0.3, 1.0])
 def test_the_queue_takes_the_searching_elements_first_each_group_in_order(share):
     searches = np.random.default_rng(1).random(777) < share
-    order = rules._searching_first(jnp.asarray(searches), jnp.int32(searches.sum()))
+    order = lanes._searching_first(jnp.asarray(searches), jnp.int32(searches.sum()))
     assert np.array_equal(np.asarray(order), np.argsort(~searches, kind="stable"))
 
 
@@ -190,7 +190,7 @@ def test_a_large_batch_gets_the_masks_each_position_got_in_a_small_one():
     """The env computed the random positions' masks in batches of 8 (searched all at once)."""
     states = helpers.random_states("international", *helpers.FAST_SAMPLE)
     count = min(len(states.board), 512)
-    assert count >= 256 and rules._compacted_width(count) < count
+    assert count >= 256 and lanes.compacted_width(count) < count
     lay = rules.layout("international")
     words = jax.jit(jax.vmap(lambda b, t, j: rules.legal_hops(b, t, j, lay).bits))(
         states.board[:count], states.taken[:count], states.jumper[:count]
