@@ -23,7 +23,6 @@ from jaxcheckers.draughts.rules import (
     OWN_KING,
     OWN_MAN,
     Layout,
-    action_of,
     flip,
 )
 
@@ -46,13 +45,6 @@ def holds(words: jax.Array, square: jax.Array, lay: Layout) -> jax.Array:
     return ((word >> (safe % 32).astype(jnp.uint32)) & 1).astype(bool) & (square < lay.squares)
 
 
-def bits_of(mask: jax.Array, lay: Layout) -> jax.Array:
-    """uint32 (W,): bool (S,) as a set."""
-    padded = jnp.zeros(lay.words * 32, bool).at[: lay.squares].set(mask)
-    weights = jnp.uint32(1) << jnp.arange(32, dtype=jnp.uint32)
-    return (padded.reshape(lay.words, 32) * weights).sum(axis=-1, dtype=jnp.uint32)
-
-
 def mask_of(words: jax.Array, lay: Layout) -> jax.Array:
     """bool (S,): a set as a mask."""
     return holds(jnp.broadcast_to(words, (lay.squares, lay.words)), jnp.arange(lay.squares), lay)
@@ -65,18 +57,16 @@ class Nodes(NamedTuple):
     """One level of the capture search; every field has a leading axis of nodes (N,)."""
 
     valid: jax.Array  # bool
-    label: jax.Array  # int32  the first hop's action (env) or 0 (whole moves)
+    label: jax.Array  # int32  its group: the landings behind one piece taken share one
     origin: jax.Array  # int32  the square the moving piece stands on, on the board searched
     square: jax.Array  # int32  where it is now
     king: jax.Array  # bool   it moves as a king
     taken: jax.Array  # uint32 (N, W)  the opponent pieces taken so far
 
 
-def _children(nodes: Nodes, board: jax.Array, lay: Layout, label_hops) -> Nodes:
-    """Every capture hop of every node, as nodes of shape (N·4·L,) (most of them invalid).
-
-    label_hops: True labels each child with its hop's action, "group" with its parent's index
-    and direction (the landings behind one piece taken), False keeps the parent's label."""
+def _children(nodes: Nodes, board: jax.Array, lay: Layout) -> Nodes:
+    """Every capture hop of every node, as nodes of shape (N·4·L,) (most of them invalid),
+    each labelled with its parent's index and direction: its group."""
     ray = jnp.asarray(lay.ray)[jnp.minimum(nodes.square, lay.squares - 1)]  # (N, 4, L)
     occupied = jnp.concatenate([board != EMPTY, jnp.ones(1, bool)])[ray]
     occupied &= ray != nodes.origin[:, None, None]  # the moving piece has left its square
@@ -96,13 +86,7 @@ def _children(nodes: Nodes, board: jax.Array, lay: Layout, label_hops) -> Nodes:
         lay.crown_mid_capture & (jnp.asarray(lay.row)[jnp.minimum(ray, lay.squares - 1)] == 0)
     )
     shape = valid.shape
-    if label_hops == "group":
-        label = jnp.arange(shape[0])[:, None, None] * 4 + jnp.arange(4)[None, :, None]
-    elif label_hops:
-        direction = jnp.arange(4)[None, :, None]
-        label = action_of(direction, distance + 1, nodes.origin[:, None, None], lay)
-    else:
-        label = nodes.label[:, None, None]
+    label = jnp.arange(shape[0])[:, None, None] * 4 + jnp.arange(4)[None, :, None]
     taken = nodes.taken[:, None, :] | square_bits(target, lay)  # (N, 4, W)
     return Nodes(
         valid=valid.reshape(-1),
@@ -123,12 +107,11 @@ def _compact(nodes: Nodes, capacity: int) -> tuple[Nodes, jax.Array]:
     return kept, count > capacity
 
 
-def _merged(nodes: Nodes, *, by_label: bool = True) -> Nodes:
-    """`nodes` with each repeated node (same label, start, square, kind and taken set) kept once
-    (by_label=False: whatever their labels)."""
+def _merged(nodes: Nodes) -> Nodes:
+    """`nodes` with each repeated node (same start, square, kind and taken set: the same move
+    so far, by another route) kept once."""
     squares = 64  # above any board's square count
-    label = nodes.label if by_label else jnp.zeros_like(nodes.label)
-    key = ((label * squares + nodes.origin) * squares + nodes.square) * 2 + nodes.king
+    key = (nodes.origin * squares + nodes.square) * 2 + nodes.king
     same = nodes.valid[None, :] & (key[:, None] == key[None, :])
     same &= (nodes.taken[:, None, :] == nodes.taken[None, :, :]).all(axis=-1)
     earlier = jnp.arange(nodes.valid.shape[0])
@@ -136,21 +119,10 @@ def _merged(nodes: Nodes, *, by_label: bool = True) -> Nodes:
     return nodes._replace(valid=nodes.valid & ~repeated)
 
 
-def _next_level(
-    nodes: Nodes, board, lay: Layout, label_hops: bool, capacity: int
-) -> tuple[Nodes, jax.Array, jax.Array]:
-    """The next level, whether it overflowed, and which of `nodes` have no capture (bool (N,))."""
-    children = _children(nodes, board, lay, label_hops)
-    ends = ~children.valid.reshape(nodes.valid.shape[0], -1).any(axis=1)
-    level, overflow = _compact(children, capacity)
-    return _merged(level), overflow, ends
-
-
-def _roots(board: jax.Array, taken: jax.Array, jumper: jax.Array, lay: Layout) -> Nodes:
-    """The pieces that may capture: every own piece at the start of a move, else the jumper;
-    in `lay.men_per_side` slots (a side never has more pieces, `fen` refuses such positions)."""
-    square = jnp.arange(lay.squares, dtype=jnp.int32)
-    valid = jnp.where(jumper < 0, board > 0, square == jumper)
+def _roots(board: jax.Array, lay: Layout) -> Nodes:
+    """The side to move's pieces, in `lay.men_per_side` slots (a side never has more pieces,
+    `fen` refuses such positions)."""
+    valid = board > 0
     count = lay.men_per_side
     (kept,) = jnp.nonzero(valid, size=count, fill_value=0)
     kept = kept.astype(jnp.int32)
@@ -160,45 +132,35 @@ def _roots(board: jax.Array, taken: jax.Array, jumper: jax.Array, lay: Layout) -
         origin=kept,
         square=kept,
         king=board[kept] == OWN_KING,
-        taken=jnp.broadcast_to(bits_of(taken, lay), (count, lay.words)),
+        taken=jnp.zeros((count, lay.words), jnp.uint32),
     )
 
 
-class Search(NamedTuple):
-    first: Nodes  # the first level (labels: the hop actions where the search labels hops)
-    best: Nodes  # the deepest level reached
-    depth: jax.Array  # int32 (): pieces the longest capture takes (0: no capture)
-    overflow: jax.Array  # bool (): a level had more nodes than `capacity` (then inexact)
+def _first_hops(board: jax.Array, lay: Layout, capacity: int) -> tuple[Nodes, jax.Array]:
+    """The captures' first hops in `capacity` slots, and whether some did not fit. They differ
+    in start, direction or distance: nothing to merge yet."""
+    return _compact(_children(_roots(board, lay), board, lay), capacity)
 
 
-def search(
-    board, taken, jumper, lay: Layout, *, label_hops: bool, capacity: int, deep: bool = True
-) -> Search:
-    """The capture search from the start of a move (jumper −1) or from a piece mid-capture,
-    `capacity` nodes a level. deep=False stops after the first level (then `best` = `first`)."""
-    roots = _roots(board, taken, jumper, lay)
-    # First hops differ in start, direction or distance: nothing to merge yet.
-    first, overflow = _compact(_children(roots, board, lay, label_hops), capacity)
-    depth = first.valid.any().astype(jnp.int32)
-    if not deep:
-        return Search(first, first, depth, overflow)
+def _longest(first: Nodes, overflow, board, lay: Layout, capacity: int) -> tuple[Nodes, jax.Array]:
+    """The deepest level of the captures that begin with `first` (the longest captures, each
+    once), level by level in `capacity` nodes, and whether a level did not fit."""
 
     def more(carry):
         return carry[1].valid.any()
 
     def deeper(carry):
-        best, level, depth, overflow = carry
-        nxt, spilled, _ = _next_level(level, board, lay, False, capacity)
-        return level, nxt, depth + 1, overflow | spilled
+        _, level, overflow = carry
+        children, spilled = _compact(_children(level, board, lay), capacity)
+        return level, _merged(children), overflow | spilled
 
-    init = (first, first, jnp.int32(0), overflow)
-    best, _, depth, overflow = jax.lax.while_loop(more, deeper, init)
-    return Search(first, best, depth, overflow)
+    best, _, overflow = jax.lax.while_loop(more, deeper, (first, first, overflow))
+    return best, overflow
 
 
 def _expand(nodes: Nodes, board, lay: Layout) -> tuple[Nodes, jax.Array]:
-    """The children of `nodes` labelled by group (uncompacted), and which nodes have none."""
-    children = _children(nodes, board, lay, "group")
+    """The children of `nodes` (uncompacted), and which nodes have none."""
+    children = _children(nodes, board, lay)
     return children, ~children.valid.reshape(nodes.valid.shape[0], -1).any(axis=1)
 
 
@@ -236,14 +198,10 @@ class Moves(NamedTuple):
 def whole_moves(board: jax.Array, lay: Layout, capacity: int) -> Moves:
     """The legal whole moves of `board` (start of a move), at most `capacity` of them; the
     search keeps `capacity` nodes a level too."""
-    empty = jnp.zeros(lay.squares, bool)
-    if lay.majority:
-        found = search(board, empty, jnp.int32(-1), lay, label_hops=False, capacity=capacity)
-        captures, overflow, first = found.best, found.overflow, found.first
-    else:
-        roots = _roots(board, empty, jnp.int32(-1), lay)
-        first, overflow = _compact(_children(roots, board, lay, "group"), capacity)
-        captures, overflow = _leaves(first, overflow, board, lay, capacity)
+    first, overflow = _first_hops(board, lay, capacity)
+    # The majority rule keeps the longest captures; Russian rules, any that cannot go on.
+    kept = _longest if lay.majority else _leaves
+    captures, overflow = kept(first, overflow, board, lay, capacity)
     plain, spilled = _plain_moves(board, lay, capacity)
     has_capture = first.valid.any()
     chosen = jax.tree.map(lambda a, b: jnp.where(has_capture, a, b), captures, plain)
@@ -253,7 +211,7 @@ def whole_moves(board: jax.Array, lay: Layout, capacity: int) -> Moves:
 
 def _plain_moves(board: jax.Array, lay: Layout, capacity: int) -> tuple[Nodes, jax.Array]:
     """The moves without capture as nodes (`capacity` slots), and whether some did not fit."""
-    roots = _roots(board, jnp.zeros(lay.squares, bool), jnp.int32(-1), lay)
+    roots = _roots(board, lay)
     ray = jnp.asarray(lay.ray)[roots.origin]  # (R, 4, L)
     free = jnp.concatenate([board == EMPTY, jnp.zeros(1, bool)])[ray]
     clear = jnp.cumprod(free, axis=-1).astype(bool)
@@ -287,7 +245,7 @@ def _leaves(first: Nodes, overflow, board, lay: Layout, capacity: int) -> tuple[
         children, ends = _expand(level, board, lay)
         nxt, spilled = _compact(children, capacity)
         leaf = level.valid & ends & ~_stops_early(level.valid, ends, level.label)
-        leaf = _merged(level._replace(valid=leaf), by_label=False).valid
+        leaf = _merged(level._replace(valid=leaf)).valid
         slot = jnp.where(leaf, count + jnp.cumsum(leaf) - 1, capacity)
         out = jax.tree.map(lambda o, x: o.at[slot].set(x, mode="drop"), out, level)
         total = count + leaf.sum()
