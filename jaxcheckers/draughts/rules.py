@@ -480,13 +480,13 @@ def _tree_where(condition, x, y):
     return jax.tree.map(lambda a, b: jnp.where(condition, a, b), x, y)
 
 
-def _lane(x: bb.Bits, d) -> bb.Bits:
+def _field(x: bb.Bits, d) -> bb.Bits:
     """Field d of a set of (4,) fields (a select, not a gather: cheaper under vmap)."""
     mine = jnp.arange(4, dtype=jnp.int32) == d
     return bb.Bits(jnp.where(mine, x.x, bb.u64(0)).sum(dtype=jnp.uint64))
 
 
-def _no_lanes() -> bb.Bits:
+def _none_each_way() -> bb.Bits:
     """An empty set of squares in each of the four directions."""
     return bb.const(np.zeros(4, np.uint64))
 
@@ -502,7 +502,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
     runs about once a node of the tree of captures (under vmap, the batch's largest tree)."""
     geo = bb.geometry(lay.n)
     frames = (lay.n - 2) ** 2 // 2
-    empty4 = _no_lanes()
+    empty4 = _none_each_way()
     root = Frame(
         at=bb.none_like(position.occupied),
         king=jnp.bool_(False),
@@ -517,7 +517,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
     def record(most, firsts, found, direction, at, taken):
         """A first hop (its direction and landing) beginning a capture of `taken` pieces."""
         better, same = found & (taken > most), found & (taken == most)
-        mine = bb.where(jnp.arange(4, dtype=jnp.int32) == direction, at, _no_lanes())
+        mine = bb.where(jnp.arange(4, dtype=jnp.int32) == direction, at, _none_each_way())
         firsts = bb.where(better, mine, bb.where(same, firsts | mine, firsts))
         return jnp.where(better, taken, most), firsts
 
@@ -529,7 +529,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         # Its tables are made here, inside the loop's own trace: `_while_each`'s batching rule
         # traces `step` again, and a value it closed over from the caller's trace (under an
         # outer vmap or loop) would be a tracer of another trace there.
-        table, lane = bb.u64(geo.ray), jnp.arange(4, dtype=jnp.int32)
+        table, field = bb.u64(geo.ray), jnp.arange(4, dtype=jnp.int32)
         up_of, opposite = jnp.asarray(UP), jnp.asarray(OPPOSITE)
         k, top, occupied, most, firsts = carry
         # Back up from a node whose landings are all searched.
@@ -543,8 +543,8 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         open_ = top.lands.any()
         go = open_.any()
         d = jax.lax.argmax(open_, 0, jnp.int32)  # int32 whether or not 64-bit types are on
-        at = bb.lowest(_lane(top.lands, d))
-        top = top._replace(lands=bb.where(lane == d, top.lands & ~at, top.lands))
+        at = bb.lowest(_field(top.lands, d))
+        top = top._replace(lands=bb.where(field == d, top.lands & ~at, top.lands))
         square = jnp.minimum(bb.index(at), table.shape[0] - 1)
         # From the root, the piece taken and the capturing piece are the first two pieces
         # behind the landing.
@@ -554,7 +554,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         victim = _nearest(behind, up)
         origin = _nearest(behind & _past(victim, up), up)
         at_root = k == 0
-        victim = bb.where(at_root, victim, _lane(top.takes, d))
+        victim = bb.where(at_root, victim, _field(top.takes, d))
         occupied = bb.where(at_root & go, position.occupied & ~origin, occupied)
         king = jnp.where(at_root, (origin & position.kings).any(), top.king)
         jumpable = top.jumpable & ~victim
