@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 from pathlib import Path
 
@@ -26,14 +27,13 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxcheckers
-from benchmarks.common import machine, markdown_table
+from benchmarks.common import RESULTS_DIR, machine, markdown_table
 from jaxcheckers.agents.random import random_legal_actions
 from jaxcheckers.argtypes import check_writable, positive_int, seed
 from jaxcheckers.core import in_x64
 from jaxcheckers.draughts import bitboard as bb
 from jaxcheckers.draughts import lanes, rules
 
-RESULTS_DIR = Path(__file__).parent / "results"
 WAYS = ("whole", "by direction", "by first hop", "descents")
 
 
@@ -63,16 +63,27 @@ def counted_rounds():
         lanes.while_each = own
 
 
-def rounds_of_one(env):
-    """A position's words and jumper -> (it searches, its rounds in the order of `WAYS`)."""
-    lay = env.layout
+def going_on(words, jumper, lay: rules.Layout):
+    """A position's sets, and per direction the landings of the first hops from which its
+    captures go on, as the rules find them (it searches when they are two or more)."""
+    position = rules._sides_of(rules._of_words(words), jumper, lay)
+    sets = rules.hop_sets(position, lay)
+    ends = rules.landings(sets.captures, lay)
+    return position, rules._going_on(position, sets.captures, ends, lay)[1]
+
+
+@in_x64
+def searches(words, jumper, lay: rules.Layout) -> jax.Array:
+    """bool (): the rules search this position's captures (two first hops or more go on)."""
+    return jax.lax.population_count(going_on(words, jumper, lay)[1].x).sum() > 1
+
+
+def rounds_of_one(lay: rules.Layout):
+    """A position's words and jumper -> its rounds in the order of `WAYS`."""
 
     @in_x64
     def one(words, jumper):
-        position = rules._sides_of(rules._of_words(words), jumper, lay)
-        sets = rules.hop_sets(position, lay)
-        ends = rules.landings(sets.captures, lay)
-        _, going = rules._going_on(position, sets.captures, ends, lay)
+        position, going = going_on(words, jumper, lay)
 
         def rounds(firsts):
             packed = rules.longest_captures(position, firsts, lay).taken
@@ -89,8 +100,7 @@ def rounds_of_one(env):
         by_hop = jax.vmap(lambda d, b: rounds(only(d, jnp.uint64(1) << b.astype(jnp.uint64)))[0])(
             d, b
         )
-        searches = jax.lax.population_count(going.x).sum() > 1
-        return searches, jnp.stack([whole, by_direction.max(), by_hop.max(), descents])
+        return jnp.stack([whole, by_direction.max(), by_hop.max(), descents])
 
     return one
 
@@ -101,11 +111,11 @@ CHUNK = 64  # searching positions counted at once (one compile)
 def count(batch: int, steps: int, key_seed: int) -> dict:
     """Per step: the positions that search, and the rounds of the batch's largest search."""
     env = jaxcheckers.make("draughts")
-    one = rounds_of_one(env)
+    lay = env.layout
     shapes = (jax.ShapeDtypeStruct((CHUNK, 5, 2), jnp.uint32),
               jax.ShapeDtypeStruct((CHUNK,), jnp.int32))  # fmt: skip
     with counted_rounds():  # only this program's search counts its rounds
-        measure = jax.jit(jax.vmap(one)).lower(*shapes).compile()
+        measure = jax.jit(jax.vmap(rounds_of_one(lay))).lower(*shapes).compile()
 
     @jax.jit
     def play(key, state):
@@ -113,7 +123,7 @@ def count(batch: int, steps: int, key_seed: int) -> dict:
         actions = random_legal_actions(pick, state.legal_action_mask)
         return key, jax.vmap(env.step)(state, actions)
 
-    searches_of = jax.jit(jax.vmap(lambda words, jumper: one(words, jumper)[0]))
+    searches_of = jax.jit(jax.vmap(functools.partial(searches, lay=lay)))
     state = jax.vmap(env.reset)(jax.random.split(jax.random.key(key_seed), batch))
     key = jax.random.key(key_seed + 1)
     searching, largest = [], []
@@ -124,7 +134,7 @@ def count(batch: int, steps: int, key_seed: int) -> dict:
         rounds = []
         for start in range(0, len(found), CHUNK):
             chunk = np.resize(found[start : start + CHUNK], CHUNK)  # repeats fill the chunk
-            rounds.append(np.asarray(measure(words[chunk], jumper[chunk])[1]))
+            rounds.append(np.asarray(measure(words[chunk], jumper[chunk])))
         if rounds:
             largest.append(np.concatenate(rounds).max(axis=0))
         key, state = play(key, state)
