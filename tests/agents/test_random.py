@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from jaxcheckers.agents import random as random_module
 from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
 from jaxcheckers.bits import bit_at, count_set, nth_set_bit, pack_mask, unpack_mask
 
@@ -87,3 +88,15 @@ def test_bit_at_reads_each_packed_entry():
     packed = pack_mask(jnp.asarray(mask))
     found = jax.jit(jax.vmap(bit_at, in_axes=(None, 0)))(packed, jnp.arange(100))
     np.testing.assert_array_equal(np.asarray(found), mask)
+
+
+def test_the_pass_over_the_words_is_traced_once_per_mask_shape(monkeypatch):
+    """Every program that plays a random move (a match, a rollout) reuses one trace of the
+    word-by-word pass rather than writing it out again (chess: 146 words)."""
+    traced = []
+    counted = lambda *args: traced.append(1) or nth_set_bit(*args)  # noqa: E731
+    monkeypatch.setattr(random_module, "nth_set_bit", counted)
+    words, key = jnp.zeros((4, 146), jnp.uint32), jax.random.PRNGKey(0)
+    for i in range(3):  # three programs, as three matches build them
+        jax.jit(lambda w, k, i=i: random_legal_actions(k, w) + i).lower(words, key)
+    assert len(traced) <= 1  # none if an earlier test traced this shape
