@@ -327,3 +327,12 @@ def test_pettingzoo_observe_of_an_unknown_agent_names_the_agents():
 )
 def test_an_option_is_read_as_its_type(text, expected):
     assert argtypes.env_option(text) == expected
+
+
+def test_python_dash_m_jaxcheckers_is_the_command():
+    import subprocess
+
+    command = [sys.executable, "-m", "jaxcheckers", "arena", "random"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "arena: give at least two agents\n"
