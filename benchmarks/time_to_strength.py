@@ -13,7 +13,9 @@ The clock: `wall_s` counts from the start of the process (interpreter, imports a
 included) with the evaluations' time taken out, so a mark is training time alone; the time
 spent evaluating (their compiles included) is recorded beside it as `eval_s`, and `elapsed_s`
 is the plain wall-clock. Training stops at `--minutes` of that clock or at the preset's last
-update, whichever comes first, and is scored once more there.
+update, whichever comes first, and is scored once more there. Where the clock goes before the
+first update ends is recorded as `startup`: that moment's clock, and the seconds JAX spent
+tracing, lowering and compiling each program until then (`CompileLog`).
 
 Results go to benchmarks/results/time_to_strength_<device>.json, one entry per label (by default
 the algorithm and preset, with any overrides), merged into what the file already holds and
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import re
@@ -74,6 +77,42 @@ def process_started() -> float:
         return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return time.time()
+
+
+# JAX's events (jax.monitoring) for the three stages of making a program, and their names here.
+_COMPILE_EVENTS = {
+    "/jax/core/compile/jaxpr_trace_duration": "trace_s",
+    "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower_s",
+    "/jax/core/compile/backend_compile_duration": "compile_s",  # a persistent-cache hit too
+}
+
+
+class CompileLog:
+    """While `on`, the seconds JAX spends tracing, lowering and compiling, by program name. It
+    listens for the process's life (jax.monitoring cannot drop a listener): `compile_log()`."""
+
+    def __init__(self):
+        self.on = False
+        self.seconds: dict[str, dict[str, float]] = {}
+        jax.monitoring.register_event_duration_secs_listener(self._heard)
+
+    def _heard(self, event: str, seconds: float, **metadata) -> None:
+        stage = _COMPILE_EVENTS.get(event)
+        if self.on and stage is not None:
+            name = re.sub(r"^jit[(_]|\)$", "", str(metadata.get("fun_name", "?")))
+            by_stage = self.seconds.setdefault(name, {})
+            by_stage[stage] = by_stage.get(stage, 0.0) + seconds
+
+    def largest(self, at_least: float = 0.1) -> dict[str, dict[str, float]]:
+        """The programs that took `at_least` seconds in all, largest first, rounded."""
+        total = {name: sum(stages.values()) for name, stages in self.seconds.items()}
+        names = sorted((n for n in total if total[n] >= at_least), key=total.get, reverse=True)
+        return {n: {k: round(v, 2) for k, v in self.seconds[n].items()} for n in names}
+
+
+@functools.cache
+def compile_log() -> CompileLog:
+    return CompileLog()
 
 
 def device_name() -> str:
@@ -142,7 +181,11 @@ def run(
     (None: the default device). `resume`: a run directory this function left, continued
     from its checkpoint, its points and its clock. `on_point(points)` after each point; `stop()`
     ends the run after the chunk in flight (the run directory still saved, no last point);
-    `about` (its label and preset) is kept with the run directory's points."""
+    `about` (its label and preset, and a resumed run's `startup`) is kept with the run
+    directory's points."""
+    compiles = compile_log()
+    compiles.seconds.clear()
+    compiles.on = True
     trainer = make_trainer(config)
     scorers = make_scorers(trainer, against, eval_games, opening_plies)
     state = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
@@ -181,23 +224,38 @@ def run(
         say(f"{wall:7.1f} s  update {updates:5d}  {point['env_steps']:>12,} steps  {shown}")
 
     next_mark = 0
+    startup = (about or {}).get("startup")  # a resumed run keeps its first call's
+    timing_startup = resume is None
     while int(state.update_step) < config.num_updates and clock() < budget and not stop():
         n = min(chunk, config.num_updates - int(state.update_step))
         state, metrics = trainer.run_updates(state, n)
         metrics = jax.device_get(metrics)  # waits for the chunk: the clock sees its end
         rows += [{k: v[i].item() for k, v in metrics.items()} for i in range(n)]
+        if timing_startup:
+            timing_startup = compiles.on = False
+            startup = startup_of(clock(), n, compiles)
+            made = ", ".join(f"{p} {sum(s.values()):.1f} s" for p, s in startup["programs"].items())
+            say(f"startup: the first {n} update(s) ended at {clock():.1f} s; made: {made}")
         crossed = next_mark < len(marks) and clock() >= marks[next_mark]
         while next_mark < len(marks) and clock() >= marks[next_mark]:
             next_mark += 1
         if crossed and int(state.update_step) < config.num_updates and clock() < budget:
             record(state)
+    compiles.on = False
     if not stop():
         record(state)
+    kept = {} if startup is None else {"startup": startup}
     if run_dir is not None or resume is not None:
-        saved = {**(about or {}), "points": points}
+        saved = {**(about or {}), **kept, "points": points}
         save_run(resume or run_dir, config, state, rows, saved, fresh=resume is None)
         say(f"run directory: {resume or run_dir}")
-    return {"points": points, "marks_s": marks, "minutes": minutes}
+    return {"points": points, "marks_s": marks, "minutes": minutes, **kept}
+
+
+def startup_of(first_chunk_s: float, updates: int, compiles: CompileLog) -> dict:
+    """The clock when the first chunk of `updates` ended, and the programs made until then."""
+    return {"first_chunk_s": round(first_chunk_s, 2), "updates": updates,
+            "programs": compiles.largest()}  # fmt: skip
 
 
 _POINTS = "time_to_strength.json"  # a run directory's own points, for --resume
@@ -431,12 +489,13 @@ def main(argv: list[str] | None = None) -> int:
             changes[name] = value
     if args.resume and (changes or args.run_dir):
         parser.error("--resume continues the run's own settings: no train flags, no --run-dir")
-    name = args.preset
+    name, kept = args.preset, {}
     try:
         if args.resume:
             config = read_config(Path(args.resume))
             saved = saved_points(Path(args.resume))
             name, label = saved.get("preset", name), saved.get("label")
+            kept = {"startup": saved["startup"]} if "startup" in saved else {}
         else:
             config = preset(args.preset, args.algo, **changes)
             label = None
@@ -499,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
             resume=Path(args.resume) if args.resume else None,
             on_point=lambda points: merge(path, label, {**entry, "points": points}),
             stop=lambda: bool(stopped),
-            about={"label": label, "preset": name},
+            about={"label": label, "preset": name, **kept},
         )
         merge(path, label, {**entry, **result})
     except ValueError as error:

@@ -51,6 +51,12 @@ def test_a_tiny_run_is_scored_at_its_mark_and_end_and_merged_by_label(tmp_path, 
         result = p["results"]["random"]
         assert result["wins"] + result["draws"] + result["losses"] == 8
         assert p["scores"]["random"] == pytest.approx((result["wins"] + result["draws"] / 2) / 8)
+    # Where the clock went until the first chunk ended: the trainer's two programs made.
+    startup = entry["startup"]
+    assert startup["updates"] == 1 and 0 < startup["first_chunk_s"] <= points[0]["wall_s"]
+    assert {"init", "run_updates"} <= set(startup["programs"])
+    made = startup["programs"]["run_updates"]
+    assert set(made) == {"trace_s", "lower_s", "compile_s"} and made["compile_s"] > 0
     # Evaluations are off the training clock: wall_s + eval_s is the plain wall-clock.
     assert points[1]["eval_s"] >= points[0]["eval_s"] > 0
     last = points[1]
@@ -138,6 +144,7 @@ def test_a_stopped_run_resumes_with_its_clock_and_points(tmp_path):
         about={"label": "tiny", "preset": "quick"},
     )  # fmt: skip
     assert [p["updates"] for p in first["points"]] == [1]  # the mark; no last point when stopped
+    assert first["startup"]["updates"] == 1
     out = tmp_path / "tts.json"
     # A mark far off: this test's process started long before the run (its clock goes on from
     # the last point plus the process's age).
@@ -146,6 +153,7 @@ def test_a_stopped_run_resumes_with_its_clock_and_points(tmp_path):
     assert tts.main(argv) == 0
     (entry,) = json.loads(out.read_text())["runs"].values()
     assert entry["label"] == "tiny" and entry["preset"] == "quick"
+    assert entry["startup"] == first["startup"]  # the first call's, not the resumed one's
     points = entry["points"]
     assert [p["updates"] for p in points] == [1, 5]  # on from update 2 to the run's end
     assert points[1]["wall_s"] > points[0]["wall_s"]
