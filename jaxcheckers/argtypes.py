@@ -14,6 +14,7 @@ import math
 import tempfile
 from pathlib import Path
 
+import jax
 import numpy as np
 
 from jaxcheckers.agents import agent_specs
@@ -298,6 +299,23 @@ def size_options(game: str, board_size: int | None) -> dict:
     if option is None:
         raise ValueError(f"{game} has no --board-size")
     return {option: board_size}
+
+
+def add_fen_argument(parser: argparse.ArgumentParser) -> None:
+    """`--fen`: the position to start from, as the game writes one (`play`, `perft`)."""
+    parser.add_argument("--fen", help="start from this position (a FEN of the game)")
+
+
+def env_and_start(args: argparse.Namespace):
+    """The env `--game`, `--board-size` and `--option` name, and the state `--fen` gives (the
+    opening without it); ValueError if refused, or if the game reads no position text."""
+    env = env_from_arguments(args)
+    if args.fen is None:
+        return env, env.reset(jax.random.key(0))
+    from_fen = spec(args.game).notation.from_fen
+    if from_fen is None:
+        raise ValueError(f"{args.game} has no position text: --fen cannot be read")
+    return env, from_fen(args.fen, **game_options(args))
 
 
 def env_from_arguments(args: argparse.Namespace, **options):

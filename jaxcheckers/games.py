@@ -103,6 +103,10 @@ class Notation:
     legal_moves_text: Callable[[Env, Any], str] | None = None  # what `?` prints in `play`
     move_help: str | None = None  # how a person types a move
     mid_move: Callable[[Any], bool] | None = None  # a move under way: the same side moves on
+    # (env, state, depth) -> the positions `depth` whole moves on, each move counted once
+    # whatever its route, as published counts count (`perft --move-level`). None: the hops of a
+    # move folded into one, each route of it a move.
+    move_perft: Callable[[Env, Any, int], int] | None = None
     record: Dialect | None = None  # how its games are written down (PDN, PGN)
 
 
@@ -227,7 +231,7 @@ _MOVED_FIELDS = {
         field.name: (part, field.name)
         for part, kind in (("drawing", Drawing), ("notation", Notation), ("adapters", Adapters))
         for field in dataclasses.fields(kind)
-        if field.name != "gymnasium_envs"  # new with the parts
+        if field.name not in ("gymnasium_envs", "move_perft")  # new with the parts or since
     },
     "default_seats": ("defaults", "seats"),
     "perft_depth": ("defaults", "perft_depth"),
@@ -268,7 +272,7 @@ _REGISTERED: dict[str, GameSpec] = {}
 _CALLABLE_FIELDS = (
     "tactical_inputs", "drawing.text", "drawing.rgb", "drawing.terminal", "notation.from_fen",
     "notation.to_fen", "notation.parse_move", "notation.move_name", "notation.legal_moves_text",
-    "notation.mid_move", "adapters.start", "adapters.global_state",
+    "notation.mid_move", "notation.move_perft", "adapters.start", "adapters.global_state",
     "adapters.global_state_shape", "adapters.moves_of_the_position",
 )  # fmt: skip
 _TEXT_FIELDS = ("size_option", "notation.move_help", "adapters.pettingzoo_name", "adapters.title")

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.argtypes import add_game_arguments, env_from_arguments, positive_int
+from jaxcheckers.argtypes import add_fen_argument, add_game_arguments, env_and_start, positive_int
 from jaxcheckers.bits import nth_set_bit, pack_mask
 from jaxcheckers.core import per_rules
 from jaxcheckers.games import spec
@@ -266,16 +266,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "depth whose positions would not fit in the free memory",
     )
     parser.add_argument(
-        "--move-level", action="store_true", help="a whole capture sequence is one ply"
+        "--move-level",
+        action="store_true",
+        help="a whole move is one ply (a capture sequence is one move; where moves can take "
+        "several routes, as in draughts, each move is counted once)",
     )
     add_game_arguments(parser)
+    add_fen_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    env = env_from_arguments(args)
-    depth_wanted = args.depth or spec(args.game).defaults.perft_depth
-    level = "move" if args.move_level else "hop"
-    print(f"{env}, {level}-level perft")
+    env, state = env_and_start(args)
+    game = spec(args.game)
+    depth_wanted = args.depth or game.defaults.perft_depth
+    whole_moves = game.notation.move_perft if args.move_level else None
+    level = "whole-move" if whole_moves else "move-level" if args.move_level else "hop-level"
+    print(f"{env}, {level} perft" + ("" if args.fen is None else f" from {args.fen}"))
     count = 1
     for depth in range(1, depth_wanted + 1):
         # Depth d plays every position of depth d - 1: that many states live at once, and more
@@ -287,6 +293,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"perft: stopped before depth {depth}: {refused}", file=sys.stderr)
             return 1
         start = time.perf_counter()
-        count = perft(env, depth, move_level=args.move_level)
+        if whole_moves is None:
+            count = perft(env, depth, move_level=args.move_level, state=state)
+        else:
+            count = whole_moves(env, state, depth)
         print(f"depth {depth:>2}: {count:>12,}  ({time.perf_counter() - start:.2f} s)", flush=True)
     return 0

@@ -33,11 +33,11 @@ import numpy as np
 from jaxcheckers import games, records
 from jaxcheckers.agents import agent_specs, make_agent
 from jaxcheckers.argtypes import (
+    add_fen_argument,
     add_option_argument,
     check_writable,
     delay_seconds,
-    env_from_arguments,
-    game_options,
+    env_and_start,
     positive_int,
     seed,
 )
@@ -318,7 +318,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--board-size", type=positive_int, default=None, help="n of an n×n board")
     add_option_argument(parser)
-    parser.add_argument("--fen", help="start from this position (a FEN of the game)")
+    add_fen_argument(parser)
     parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
         "--delay", type=delay_seconds, default=0.0, help="seconds to pause after a move (≤ 60)"
@@ -328,17 +328,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pdn", "--pgn", metavar="FILE", help="save the game to FILE (PDN; for chess, PGN)"
     )
-
-
-def _env_and_start(args: argparse.Namespace):
-    game = games.spec(args.game)
-    options = game_options(args)
-    env = env_from_arguments(args)
-    if args.fen is None:
-        return env, env.reset(jax.random.key(0))
-    if game.notation.from_fen is None:
-        raise ValueError(f"{args.game} has no position text: --fen cannot be read")
-    return env, game.notation.from_fen(args.fen, **options)
 
 
 def _seat_specs(args: argparse.Namespace, game: games.GameSpec) -> tuple[str, str]:
@@ -359,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.pdn is not None:
             check_writable(args.pdn, new=True)  # now, not after a whole game
-        env, state = _env_and_start(args)
+        env, state = env_and_start(args)
         notation = notation_of(env)
         seats = tuple(
             Seat(spec, None if spec == HUMAN else make_agent(spec, env))

@@ -18,6 +18,8 @@ BAD = {
     "perft board size 7": (["perft", "--board-size", "7", "--depth", "1"], "board_size"),
     "perft depth 0": (["perft", "--depth", "0"], "--depth"),
     "perft unknown game": (["perft", "--game", "chesss"], "--game"),
+    "perft fen of no game's": (["perft", "--game", "tictactoe", "--fen", "x"], "--fen"),
+    "perft malformed fen": (["perft", "--game", "chess", "--fen", "garbage"], "FEN"),
     "arena batch size -1": (["arena", "random", "random", "--batch-size", "-1"], "--batch-size"),
     "arena huge seed": (["arena", "random", "random", "--seed", "9" * 20], "--seed"),
     "arena games 0": (["arena", "random", "random", "--games", "0"], "--games"),

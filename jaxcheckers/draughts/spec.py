@@ -43,6 +43,16 @@ AGENTS = {
 }
 
 
+def move_perft(env: Draughts, state: DraughtsState, depth: int) -> int:
+    """Whole moves `depth` deep from `state` (at the start of a move), each once whatever its
+    route: the counts the draughts literature publishes (`draughts.perft`)."""
+    from jaxcheckers.draughts.perft import perft
+
+    if int(state.jumper) >= 0:
+        raise ValueError("draughts' perft counts from the start of a move, not mid-capture")
+    return perft(depth, env.variant, np.asarray(state.board))
+
+
 SPEC = GameSpec(
     name="draughts",
     make=Draughts,
@@ -60,6 +70,7 @@ SPEC = GameSpec(
         legal_moves_text=notation.legal_moves_text,
         move_help=notation.HELP,
         mid_move=notation.mid_move,
+        move_perft=move_perft,
         record=pdn.DIALECT,
     ),
     adapters=Adapters(

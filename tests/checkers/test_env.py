@@ -118,6 +118,19 @@ def test_move_level_perft(env):
     assert [perft(env, d, move_level=True) for d in range(1, 8)] == MOVE_PERFT
 
 
+def test_the_command_counts_from_a_fen(capsys):
+    from tests.cli_helpers import run_cli
+
+    fen = "W:W18,21,22:B9,10,K14"  # white to move, a capture forced
+    status, out, err = run_cli(["perft", "--fen", fen, "--depth", "3"], capsys)
+    assert status == 0, err
+    assert out.splitlines()[0].endswith(f"hop-level perft from {fen}")
+    counts = [int(line.split()[2].replace(",", "")) for line in out.splitlines()[1:]]
+    state = jaxcheckers.games.spec("checkers").notation.from_fen(fen)
+    assert counts == [perft(Checkers(), d, state=state) for d in (1, 2, 3)]
+    assert counts != HOP_PERFT[:3]
+
+
 class CheckersCountingTraces(Checkers):
     traces = 0
 

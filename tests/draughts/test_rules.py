@@ -14,6 +14,7 @@ from jaxcheckers.draughts import lanes, rules
 from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
 from jaxcheckers.draughts.perft import perft, perft_counts
+from tests.cli_helpers import run_cli
 from tests.draughts import helpers, reference
 
 # Perft from the start, whole moves (routes of one move counted once). International: Aart Bik's
@@ -55,6 +56,15 @@ def test_perft_from_the_start(variant):
 def test_perft_of_the_published_positions():
     assert perft_counts(_board(RANDOM178)[None], 3) == RANDOM178_COUNTS[:3]
     assert perft_counts(_board(WOLDOUBY)[None], 4) == WOLDOUBY_COUNTS[:4]
+
+
+def test_the_commands_move_level_perft_counts_whole_moves_as_published(capsys):
+    argv = ["perft", "--game", "draughts", "--move-level", "--fen", RANDOM178, "--depth", "3"]
+    status, out, err = run_cli(argv, capsys)
+    assert status == 0, err
+    assert "whole-move perft from B:BK17" in out.splitlines()[0]
+    counts = [int(line.split()[2].replace(",", "")) for line in out.splitlines()[1:]]
+    assert counts == RANDOM178_COUNTS[:3]  # each move once: its routes would make 436 at depth 1
 
 
 @pytest.mark.slow
