@@ -106,6 +106,22 @@ def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
     return (first + _nth_set_bit_of_word(word, rank)).astype(jnp.int32)
 
 
+def nth_set_bit_in_few_operations(words: jax.Array, n: jax.Array) -> jax.Array:
+    """`nth_set_bit` as a few operations over all the words at once (their counts' running sum
+    finds the word): the same index, for programs whose compile time matters more than their
+    speed. Chess's match program compiles in a third of the time with it; random play runs about
+    0.7 times as fast on a CPU (docs/performance.md). Undefined when fewer than n + 1 bits are set.
+    """
+    n = jnp.asarray(n, jnp.int32)
+    counts = jax.lax.population_count(words).astype(jnp.int32)
+    before = jnp.cumsum(counts) - counts  # bits in the words before each word
+    here = (before <= n) & (n < before + counts)  # the word holding the n-th bit (or none)
+    word = jnp.where(here, words, jnp.uint32(0)).sum(dtype=jnp.uint32)
+    first = jnp.where(here, jnp.arange(words.shape[-1], dtype=jnp.int32) * BITS, 0).sum()
+    rank = n - jnp.where(here, before, 0).sum()
+    return (first + _nth_set_bit_of_word(word, rank)).astype(jnp.int32)
+
+
 def _counts(words: jax.Array) -> list[jax.Array]:
     """int32 () each: the population count of each word of uint32 (W,) `words`."""
     return [jax.lax.population_count(words[i]).astype(jnp.int32) for i in range(words.shape[0])]

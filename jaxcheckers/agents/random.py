@@ -7,7 +7,7 @@ import functools
 import jax
 import jax.numpy as jnp
 
-from jaxcheckers.bits import count_set, nth_set_bit, pack_mask
+from jaxcheckers.bits import count_set, nth_set_bit, nth_set_bit_in_few_operations, pack_mask
 from jaxcheckers.core import AutoResetStep, computed_once, packed_legal_actions, step_autoreset
 
 
@@ -24,8 +24,10 @@ def random_legal_action(key: jax.Array, legal: jax.Array) -> jax.Array:
     return legal_action_at(legal, jax.random.uniform(key))
 
 
-@functools.partial(jax.jit, inline=True)
-def legal_action_at(legal: jax.Array, fraction: jax.Array) -> jax.Array:
+@functools.partial(jax.jit, inline=True, static_argnames="few_operations")
+def legal_action_at(
+    legal: jax.Array, fraction: jax.Array, few_operations: bool = False
+) -> jax.Array:
     """int32 (): the legal action of rank ⌊fraction · number legal⌋ (0 if none is legal).
 
     With `fraction` uniform in [0, 1), a uniformly random legal action. The rank is found on the
@@ -35,12 +37,18 @@ def legal_action_at(legal: jax.Array, fraction: jax.Array) -> jax.Array:
 
     Jitted, not for speed (a program that calls it inlines it) but so that its trace, which
     writes the pass out word by word, is made once per mask shape, not in every program that
-    plays a random move (chess's 146 words: a second of tracing each time).
+    plays a random move (chess's 146 words: a second of tracing each time). `few_operations`:
+    the same action found by `bits.nth_set_bit_in_few_operations`, quicker to compile, slower
+    to run (the random agent's choice).
     """
     words = legal if legal.dtype == jnp.uint32 else pack_mask(legal)
-    total = count_set(words)
+    if few_operations:
+        total = jax.lax.population_count(words).astype(jnp.int32).sum()
+        find = nth_set_bit_in_few_operations
+    else:
+        total, find = count_set(words), nth_set_bit
     rank = jnp.floor(fraction * total).astype(jnp.int32)
-    action = jnp.where(total > 0, nth_set_bit(words, rank), 0).astype(jnp.int32)
+    action = jnp.where(total > 0, find(words, rank), 0).astype(jnp.int32)
     # Computed once: the pass over the words is one loop of cheap operations, which XLA on the
     # CPU would otherwise repeat inside each loop of the step that reads the action.
     return computed_once(action, total)
@@ -58,7 +66,11 @@ def random_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:
 
 
 def random_agent(state, key: jax.Array) -> jax.Array:
-    return random_legal_action(key, packed_legal_actions(state))
+    """The random player of matches and of the trainers' opponents: `random_legal_action`'s
+    move, found in few operations (every match program holds it, for its random opening plies,
+    and compiles it; beside the other agents its speed matters little)."""
+    fraction = jax.random.uniform(key)
+    return legal_action_at(packed_legal_actions(state), fraction, few_operations=True)
 
 
 def random_play_step(env, state, key: jax.Array) -> AutoResetStep:

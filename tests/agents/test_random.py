@@ -9,7 +9,14 @@ import pytest
 
 from jaxcheckers.agents import random as random_module
 from jaxcheckers.agents.random import legal_action_at, random_legal_action, random_legal_actions
-from jaxcheckers.bits import bit_at, count_set, nth_set_bit, pack_mask, unpack_mask
+from jaxcheckers.bits import (
+    bit_at,
+    count_set,
+    nth_set_bit,
+    nth_set_bit_in_few_operations,
+    pack_mask,
+    unpack_mask,
+)
 
 LEGAL = [0, 5, 31, 32, 63, 100, 200, 255]
 
@@ -50,14 +57,15 @@ def test_the_rank_follows_the_fraction():
         assert int(legal_action_at(jnp.asarray(mask), jnp.float32(fraction))) == action
 
 
-def test_nth_set_bit_matches_numpy():
+@pytest.mark.parametrize("find", [nth_set_bit, nth_set_bit_in_few_operations])
+def test_nth_set_bit_matches_numpy(find):
     rng = np.random.default_rng(0)
     for words in (1, 3, 8, 17, 57, 146):
         bits = rng.random(32 * words) < 0.3
         packed = (bits.reshape(words, 32) * (1 << np.arange(32, dtype=np.uint64))).sum(1)
         packed = jnp.asarray(packed.astype(np.uint32))
         ranks = jnp.arange(bits.sum(), dtype=jnp.int32)
-        found = jax.jit(jax.vmap(nth_set_bit, in_axes=(None, 0)))(packed, ranks)
+        found = jax.jit(jax.vmap(find, in_axes=(None, 0)))(packed, ranks)
         assert np.asarray(found).tolist() == np.flatnonzero(bits).tolist()
         assert int(jax.jit(count_set)(packed)) == bits.sum()
 
@@ -100,3 +108,19 @@ def test_the_pass_over_the_words_is_traced_once_per_mask_shape(monkeypatch):
     for i in range(3):  # three programs, as three matches build them
         jax.jit(lambda w, k, i=i: random_legal_actions(k, w) + i).lower(words, key)
     assert len(traced) <= 1  # none if an earlier test traced this shape
+
+
+def test_the_random_agent_plays_the_move_the_sampler_draws_with_its_key():
+    """Found in few operations, the agent's move is `random_legal_action`'s, bit for bit."""
+    import jaxcheckers
+    from jaxcheckers.agents.random import random_agent
+    from jaxcheckers.core import packed_legal_actions
+
+    env = jaxcheckers.make("draughts")  # 57 words a mask
+    keys = jax.random.split(jax.random.PRNGKey(3), 64)
+    states = jax.vmap(env.reset)(keys)
+    for _ in range(20):  # positions with many moves and few
+        actions = jax.vmap(random_legal_action)(keys, packed_legal_actions(states))
+        assert np.array_equal(jax.vmap(random_agent)(states, keys), actions)
+        states = jax.vmap(env.step)(states, actions)
+        keys = jax.vmap(lambda k: jax.random.split(k)[0])(keys)
