@@ -109,9 +109,9 @@ def nth_set_bit(words: jax.Array, n: jax.Array) -> jax.Array:
 def nth_set_bit_in_few_operations(words: jax.Array, n: jax.Array) -> jax.Array:
     """`nth_set_bit` as a few operations over all the words at once (their counts' running sum
     finds the word): the same index, for programs whose compile time matters more than their
-    speed. Chess's match program compiles in a third of the time with it; random play runs about
-    0.7 times as fast on a CPU (docs/performance.md). Undefined when fewer than n + 1 bits are set.
-    """
+    speed. XLA compiles it far quicker than the pass written out word by word, and runs it
+    slower on a CPU (docs/experiments.md, session 40). Undefined when fewer than n + 1 bits are
+    set."""
     n = jnp.asarray(n, jnp.int32)
     counts = jax.lax.population_count(words).astype(jnp.int32)
     before = jnp.cumsum(counts) - counts  # bits in the words before each word
