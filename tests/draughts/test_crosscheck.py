@@ -5,6 +5,7 @@ dependencies (the `dev` extra)."""
 from __future__ import annotations
 
 import jax
+import numpy as np
 import pytest
 
 from jaxcheckers.draughts import fen, rules
@@ -30,17 +31,18 @@ def _compare(variant: str, games: int, steps: int, seed: int) -> tuple[int, int]
     lay = rules.layout(variant)
     states = helpers.random_states(variant, games, steps, seed)
     states = jax.tree.map(lambda x: x[states.jumper < 0], states)
-    moves = helpers.whole_moves(variant, states.board)
+    boards, takens = np.asarray(states.board), np.asarray(states.taken)  # computed once, not a row
+    moves = helpers.whole_moves(variant, boards)
     with_capture = 0
-    for i in range(len(states.board)):
+    for i in range(len(boards)):
         player = int(states.current_player[i])
-        absolute, _, _ = helpers.white_frame(states.board[i], states.taken[i], -1, player)
+        absolute, _, _ = helpers.white_frame(boards[i], takens[i], -1, player)
         text = fen.board_to_fen(absolute, player)
         theirs = _their_moves(variant, text)
         assert not moves.overflow[i], text
         assert helpers.whole_moves_of(moves, i, player, lay) == theirs, text
         with_capture += any(taken for _, _, taken in theirs)
-    return len(states.board), with_capture
+    return len(boards), with_capture
 
 
 @pytest.mark.parametrize(
