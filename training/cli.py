@@ -270,14 +270,17 @@ def plan_line(config, recipe: str | None, backend: str, device: str) -> str:
     if recipe is None:
         return f"{where}: the run's own settings, {steps:,} env steps in all"
     text = f"{where}: {algo} preset {recipe}, {steps:,} env steps"
-    rate = MEASURED_RATES.get((algo, recipe, backend))
-    # The rate was measured on the preset's own shapes: flags that change them void it.
+    rates = MEASURED_RATES.get((algo, recipe, backend))
+    # The rates were measured on the preset's own shapes: flags that change them void them.
     base = preset(recipe, algo)
     if config.replace(**{name: getattr(base, name) for name in RESUME_MAY_CHANGE}) != base:
         return f"{text}; its flags change what was timed: no estimate (the progress bar gives one)"
-    if rate is None:
+    if rates is None:
         return f"{text}; no measured rate for it on a {backend} yet (the progress bar shows one)"
-    return f"{text}, {_duration(steps / rate)} at the ~{rate:,.0f} steps/s measured"
+    slowest, fastest = rates
+    measured = f"~{slowest:,.0f}" if slowest == fastest else f"{slowest:,.0f}–{fastest:,.0f}"
+    took = _duration_span(steps / fastest, steps / slowest)
+    return f"{text}, {took} at the {measured} steps/s measured"
 
 
 def _duration(seconds: float) -> str:
@@ -286,6 +289,17 @@ def _duration(seconds: float) -> str:
     if seconds < 90 * 60:
         return f"about {seconds / 60:.0f} min"
     return f"about {seconds / 3600:.1f} h"
+
+
+def _duration_span(shortest: float, longest: float) -> str:
+    """"about 1–3 min" for 61 and 179 seconds; one duration where both read alike."""
+    low, high = _duration(shortest), _duration(longest)
+    if low == high:
+        return low
+    (about, a, unit), (_, b, other_unit) = low.split(" "), high.split(" ")
+    if about == "about" and unit == other_unit:
+        return f"about {a}–{b} {unit}"
+    return f"{low} to {high}"
 
 
 def resumed_config(stored, args: argparse.Namespace) -> tuple[object, list[str]]:

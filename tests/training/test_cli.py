@@ -107,18 +107,38 @@ def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured()
     from jaxcheckers.training.cli import plan_line
     from jaxcheckers.training.config import preset
 
-    # 2,498,560 steps (305 updates of 8,192) at the 41,000 steps/s measured: 61 s.
+    # 2,498,560 steps (305 updates of 8,192) at the 13,950 to 41,000 steps/s measured on
+    # this CPU's slow and fast days: 179 s to 61 s.
     line = plan_line(preset("quick"), "quick", "cpu", "TFRT_CPU_0")
     assert line.startswith("on TFRT_CPU_0 (cpu): ppo preset quick, 2,498,560 env steps")
-    assert "about 1 min at the ~41,000 steps/s measured" in line
+    assert "about 1–3 min at the 13,950–41,000 steps/s measured" in line
+    # One rate measured: 12,124,160 steps at 8,600 steps/s, 1,410 s.
+    line = plan_line(preset("hour"), "hour", "cpu", "cpu:0")
+    assert "12,124,160 env steps, about 23 min at the ~8,600 steps/s measured" in line
     line = plan_line(preset("gpu-fast"), "gpu-fast", "gpu", "cuda:0")
     assert "no measured rate" in line and "about" not in line
     assert "the run's own settings" in plan_line(preset("quick"), None, "cpu", "cpu:0")
     # Fewer steps (4 updates of 8,192) keep the measured rate; another batch voids it.
     line = plan_line(preset("quick", total_steps=40_000), "quick", "cpu", "cpu:0")
-    assert "32,768 env steps, under a minute at the ~41,000 steps/s measured" in line
+    assert "32,768 env steps, under a minute at the 13,950–41,000 steps/s measured" in line
     line = plan_line(preset("quick", num_envs=16), "quick", "cpu", "cpu:0")
     assert "no estimate" in line and "about" not in line
+
+
+@pytest.mark.parametrize(
+    ("shortest", "longest", "said"),
+    [
+        (61, 179, "about 1–3 min"),
+        (10, 50, "under a minute"),
+        (30, 170, "under a minute to about 3 min"),
+        (3000, 9000, "about 50 min to about 2.5 h"),
+        (1410, 1410, "about 24 min"),
+    ],
+)
+def test_a_span_of_durations_reads_as_one_phrase(shortest, longest, said):
+    from jaxcheckers.training.cli import _duration_span
+
+    assert _duration_span(shortest, longest) == said
 
 
 def test_the_start_line_names_the_game_its_options_and_the_trainer():
