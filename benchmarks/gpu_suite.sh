@@ -32,7 +32,7 @@
 # trained network as the package ships one) and run.tar.gz (the run directory: --resume takes
 # it, as does `jaxcheckers train --resume` unpacked), each whole or in 15 MB parts where they
 # fit what a device machine gives back (8 files, 16 MB each), else left out (suite.json says).
-# --smoke runs the same stages on a CPU with tiny sizes, in about a minute
+# --smoke runs the same stages on a CPU with tiny sizes, in one to two minutes on 2 cores
 # (tests/benchmarks/test_gpu_suite.py).
 set -u
 

@@ -363,7 +363,7 @@ MEASURED_RATES: dict[tuple[str, str, str], tuple[float, float]] = {
 def auto_preset(algo: str, backend: str) -> tuple[str, dict[str, Any]]:
     """`--preset auto`: the preset that fits the device jax uses (`jax.default_backend()`), and
     the fields it changes. A CPU gets the quick preset; an accelerator the gpu preset cut to
-    about five minutes at its measured rate (MEASURED_RATES). The search trainer has one
+    about five minutes at its slowest measured rate (MEASURED_RATES). The search trainer has one
     recipe for both."""
     if algo != "ppo" or backend == "cpu":
         return "quick", {}
