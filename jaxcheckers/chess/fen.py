@@ -30,6 +30,7 @@ __all__ = [
     "chess_fen",
     "uci_to_action",
     "action_to_uci",
+    "uci_on_board",
     "absolute_board",
     "square_name",
 ]
@@ -275,11 +276,15 @@ def action_to_uci(state, action: int) -> str:
     action = int(action)
     if not 0 <= action < tables.NUM_ACTIONS or tables.TO_SQUARE[action] < 0:
         raise ValueError(f"action {action} is no move on the board")
-    player = int(state.current_player)
+    return uci_on_board(absolute_board(state), int(state.current_player), action)
+
+
+def uci_on_board(board: dict[int, str], player: int, action: int) -> str:
+    """`action_to_uci` of an action that is on the board, from the position's `absolute_board`
+    and the player to move: one board serves every move of a position."""
     flip = 56 if player else 0
     frm, to = int(tables.FROM_SQUARE[action]), int(tables.TO_SQUARE[action])
     under = int(tables.UNDER[action])
-    board = absolute_board(state)
     piece = board.get(frm ^ flip, "")
     promotion = ""
     if under:

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.chess.fen import absolute_board, action_to_uci, uci_to_action
+from jaxcheckers.chess.fen import absolute_board, uci_on_board, uci_to_action
 from jaxcheckers.core import per_rules
 
 __all__ = ["LegalMove", "legal_moves", "san", "read_move", "move_name"]
@@ -60,7 +60,8 @@ def legal_moves(env, state) -> list[LegalMove]:
     check, mate = (np.concatenate(m) for m in zip(*marks, strict=True))
     host = jax.device_get(state)  # the notation reads it square by square: once, not per move
     board = absolute_board(host)
-    ucis = [action_to_uci(host, int(a)) for a in actions]
+    player = int(host.current_player)
+    ucis = [uci_on_board(board, player, int(a)) for a in actions]
     moves = []
     for i, (action, uci) in enumerate(zip(actions, ucis, strict=True)):
         text = san(board, uci, ucis) + ("#" if mate[i] else "+" if check[i] else "")
