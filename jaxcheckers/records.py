@@ -17,7 +17,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.core import compiled_step
@@ -56,7 +55,7 @@ def replay_actions(env, start_state, actions, write) -> tuple[list[str], list[in
     movers: list[int] = []
     for action in actions:
         write(moves, movers, state, int(action))
-        state = step(state, jnp.int32(action))
+        state = step(state, np.int32(action))  # a host scalar: no device array made first
     return moves, movers, state
 
 
@@ -280,7 +279,7 @@ def replay_moves(env, state, moves: list[str], hops_of, mid_move=None) -> tuple[
         except ValueError as error:
             raise ValueError(f"move {number} ({move}): {error}") from None
         for action in hops:
-            state = step(state, jnp.int32(action))
+            state = step(state, np.int32(action))  # a host scalar: no device array made first
             actions.append(action)
             states.append(state)
         if mid_move is not None and not last and mid_move(state):

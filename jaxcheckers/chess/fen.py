@@ -32,6 +32,7 @@ __all__ = [
     "action_to_uci",
     "uci_on_board",
     "absolute_board",
+    "position_board",
     "square_name",
 ]
 
@@ -190,8 +191,11 @@ def _jitted_moves():
 
 def absolute_board(state) -> dict[int, str]:
     """{absolute square: piece letter (upper case white)} of one (unbatched) state."""
-    position = state.position
-    player = int(state.current_player)
+    return position_board(state.position, int(state.current_player))
+
+
+def position_board(position, player: int) -> dict[int, str]:
+    """`absolute_board` of a state's `position` with `player` to move."""
     flip = 56 if player else 0
     own = bb.to_int(position.own)
     pieces = np.asarray(position.pieces)

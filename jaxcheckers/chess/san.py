@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcheckers.chess.fen import absolute_board, uci_on_board, uci_to_action
+from jaxcheckers.chess.fen import position_board, uci_on_board, uci_to_action
 from jaxcheckers.core import per_rules
 
 __all__ = ["LegalMove", "legal_moves", "san", "read_move", "move_name"]
@@ -58,9 +58,9 @@ def legal_moves(env, state) -> list[LegalMove]:
         for chunk in padded.reshape(-1, CHUNK)
     ]
     check, mate = (np.concatenate(m) for m in zip(*marks, strict=True))
-    host = jax.device_get(state)  # the notation reads it square by square: once, not per move
-    board = absolute_board(host)
-    player = int(host.current_player)
+    # The notation reads the position square by square: on the host, once for every move.
+    player = int(state.current_player)
+    board = position_board(jax.device_get(state.position), player)
     ucis = [uci_on_board(board, player, int(a)) for a in actions]
     moves = []
     for i, (action, uci) in enumerate(zip(actions, ucis, strict=True)):
