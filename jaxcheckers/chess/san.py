@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.chess.fen import position_board, uci_on_board, uci_to_action
-from jaxcheckers.core import per_rules
+from jaxcheckers.core import compiled_step, per_rules
 
 __all__ = ["LegalMove", "legal_moves", "san", "read_move", "move_name"]
 
@@ -58,15 +58,23 @@ def legal_moves(env, state) -> list[LegalMove]:
         for chunk in padded.reshape(-1, CHUNK)
     ]
     check, mate = (np.concatenate(m) for m in zip(*marks, strict=True))
-    # The notation reads the position square by square: on the host, once for every move.
+    board, ucis = _board_and_ucis(state, actions)
+    return [
+        LegalMove(int(action), uci, san(board, uci, ucis) + _mark(check[i], mate[i]))
+        for i, (action, uci) in enumerate(zip(actions, ucis, strict=True))
+    ]
+
+
+def _board_and_ucis(state, actions: np.ndarray) -> tuple[dict[int, str], list[str]]:
+    """The position's `absolute_board` and the UCI of each of `actions`: the notation reads the
+    position square by square, on the host, once for every move."""
     player = int(state.current_player)
     board = position_board(jax.device_get(state.position), player)
-    ucis = [uci_on_board(board, player, int(a)) for a in actions]
-    moves = []
-    for i, (action, uci) in enumerate(zip(actions, ucis, strict=True)):
-        text = san(board, uci, ucis) + ("#" if mate[i] else "+" if check[i] else "")
-        moves.append(LegalMove(int(action), uci, text))
-    return moves
+    return board, [uci_on_board(board, player, int(a)) for a in actions]
+
+
+def _mark(check, mate) -> str:
+    return "#" if mate else "+" if check else ""
 
 
 def _square(name: str) -> int:
@@ -139,8 +147,13 @@ def _undisambiguated(plain: str) -> str:
 
 
 def move_name(env, state, action: int) -> str:
-    """The SAN of one legal action (for printing a move an agent played)."""
-    for move in legal_moves(env, state):
-        if move.action == int(action):
-            return move.san
-    raise ValueError(f"action {action} is not legal in this position")
+    """The SAN of one legal action (for printing a move an agent played, and records): its check
+    mark from stepping that move alone, where `legal_moves` steps every one."""
+    actions = np.flatnonzero(np.asarray(state.legal_action_mask))
+    found = np.flatnonzero(actions == int(action))
+    if found.size == 0:
+        raise ValueError(f"action {action} is not legal in this position")
+    board, ucis = _board_and_ucis(state, actions)
+    child = compiled_step(env)(state, np.int32(action))
+    mate = bool(np.asarray(child.rewards)[int(state.current_player)] > 0)  # as `_children_marks`
+    return san(board, ucis[found[0]], ucis) + _mark(bool(child.in_check), mate)

@@ -39,6 +39,8 @@ def check_random_games(games: int, seed: int) -> collections.Counter:
             for m in moves:
                 kinds.update(_kinds(m.san, board, chess.Move.from_uci(m.uci)))
             move = moves[rng.integers(len(moves))]
+            # One move's name, its mark from stepping it alone, as the whole list names it.
+            assert san.move_name(ENV, state, move.action) == move.san, board.fen()
             board.push_uci(move.uci)
             state = step(state, np.int32(move.action))
     return kinds
@@ -116,3 +118,6 @@ def test_promotions_and_mate_marks():
     assert san.read_move(ENV, state, "b8Q") == san.read_move(ENV, state, "b7b8q")
     mate = state_from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     assert {m.san for m in san.legal_moves(ENV, mate)} >= {"Ra8#", "Kf1"}
+    for position in (state, mate):  # each move named alone as in the list: "=", "+", "#"
+        for move in san.legal_moves(ENV, position):
+            assert san.move_name(ENV, position, move.action) == move.san
