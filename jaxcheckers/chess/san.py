@@ -40,10 +40,14 @@ def _children_marks(env):
 
     def marks(state, actions):
         children = jax.vmap(env.step, in_axes=(None, 0))(state, actions)
-        mate = children.rewards[:, state.current_player] > 0  # only a mate rewards the mover
-        return children.in_check, mate
+        return _check_and_mate(children, state.current_player)
 
     return jax.jit(marks)
+
+
+def _check_and_mate(child, mover):
+    """(check, mate) after a move by `mover` (`child` one state or a batch of them)."""
+    return child.in_check, child.rewards[..., mover] > 0  # only a mate rewards the mover
 
 
 def legal_moves(env, state) -> list[LegalMove]:
@@ -155,5 +159,5 @@ def move_name(env, state, action: int) -> str:
         raise ValueError(f"action {action} is not legal in this position")
     board, ucis = _board_and_ucis(state, actions)
     child = compiled_step(env)(state, np.int32(action))
-    mate = bool(np.asarray(child.rewards)[int(state.current_player)] > 0)  # as `_children_marks`
-    return san(board, ucis[found[0]], ucis) + _mark(bool(child.in_check), mate)
+    check, mate = _check_and_mate(child, int(state.current_player))
+    return san(board, ucis[found[0]], ucis) + _mark(bool(check), bool(mate))
