@@ -33,6 +33,7 @@ __all__ = [
     "format_games",
     "read_games",
     "replay_moves",
+    "squares_of",
 ]
 
 
@@ -175,6 +176,12 @@ def game_from_actions(dialect: Dialect, env, start_state, actions, **tags: str) 
     if forfeits:
         all_tags["Termination"] = "rules infraction"
     return GameRecord(all_tags, moves, movers, result)
+
+
+def squares_of(move: str) -> list[int]:
+    """The square numbers of a move written with numbers (`32-28`, `28x19x10`), in order: the
+    key that lists moves as a player reads them, by their first square, then the next."""
+    return [int(number) for number in re.findall(r"[0-9]+", move)]
 
 
 def is_legal(state, action: int, num_actions: int) -> bool:

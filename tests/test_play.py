@@ -144,10 +144,7 @@ def test_question_mark_lists_every_whole_move_where_there_are_few():
     assert listing.complete and listing.moves == ["9x18x27"]
     assert listing.hops_stepped == 2
     text = legal_moves_text(ENV, OPENING)
-    assert text.startswith("legal moves: ")
-    assert set(text.removeprefix("legal moves: ").split(", ")) == {
-        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"
-    }  # fmt: skip
+    assert text == "legal moves: 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16"
     assert _whole_moves(ENV, OPENING).hops_stepped == 0
 
 

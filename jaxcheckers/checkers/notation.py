@@ -164,7 +164,7 @@ def legal_moves_text(env, state) -> str:
     """What `?` prints: the whole moves, or the legal hops where they are too many to list."""
     listing = _whole_moves(env, state)
     if listing.complete:
-        return "legal moves: " + ", ".join(listing.moves)
+        return "legal moves: " + ", ".join(sorted(listing.moves, key=records.squares_of))
     hops = ", ".join(text for _, text in legal_moves(state))
     return (
         f"more than {len(listing.moves)} whole moves (the captures branch too much to list them);"

@@ -155,7 +155,7 @@ def legal_moves_text(env, state) -> str:
         return f"{error}: type a capture hop by hop; its first hops: " + ", ".join(
             first_hops(env, state)
         )
-    return "legal moves: " + ", ".join(named)
+    return "legal moves: " + ", ".join(sorted(named, key=records.squares_of))
 
 
 def first_hops(env, state) -> dict[str, int]:
