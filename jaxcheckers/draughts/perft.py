@@ -8,18 +8,13 @@ frontier: depth 8 from the international start keeps about a million boards (50 
 
 from __future__ import annotations
 
-import argparse
 import functools
-import sys
-import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.draughts import moves, rules
-from jaxcheckers.draughts.fen import fen_to_board
-from jaxcheckers.memory import too_large
 
 __all__ = ["perft", "perft_boards", "perft_counts"]
 
@@ -109,38 +104,3 @@ def perft(depth: int, variant: str = "international", board: np.ndarray | None =
     lay = rules.layout(variant)
     start = rules.opening_board(lay) if board is None else board
     return perft_boards(np.asarray(start)[None], depth, variant)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m jaxcheckers.draughts.perft [--variant V] [--fen FEN] DEPTH`: the counts of
-    depths 1 … DEPTH, each with its time."""
-    parser = argparse.ArgumentParser(prog="python -m jaxcheckers.draughts.perft")
-    parser.add_argument("depth", type=int)
-    parser.add_argument("--variant", default="international", choices=rules.VARIANTS)
-    parser.add_argument("--fen", default=None, help="the position (default: the start)")
-    args = parser.parse_args(argv)
-    if args.depth < 1:
-        parser.error(f"depth must be a positive integer, got {args.depth}")
-    board = None
-    if args.fen is not None:
-        try:
-            absolute, player = fen_to_board(args.fen, rules.layout(args.variant).squares)
-        except ValueError as error:
-            parser.error(str(error))
-        board = absolute if player == 0 else rules.flip(absolute)
-    squares, count = rules.layout(args.variant).squares, 1
-    for depth in range(1, args.depth + 1):
-        # The boards of depth − 1 are kept while their children are made: three times as many
-        # bytes, on the safe side, as `jaxcheckers perft` estimates.
-        refused = too_large(3 * count * squares, f"its {count:,} positions of depth {depth - 1}")
-        if refused:
-            print(f"perft: stopped before depth {depth}: {refused}", file=sys.stderr)
-            return 1
-        start = time.perf_counter()
-        count = perft(depth, args.variant, board)
-        print(f"depth {depth:>2}: {count:>14,}  ({time.perf_counter() - start:.1f} s)", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

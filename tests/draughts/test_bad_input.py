@@ -1,6 +1,6 @@
 """Careless input to draughts: refused in one line, never read as something else.
 
-Host-side checks only (no env is compiled here): FEN text, `python -m jaxcheckers.draughts.perft`
+Refused before anything is counted: FEN text, `jaxcheckers perft --game draughts --move-level`
 and the PDN writer's start position.
 """
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from jaxcheckers import memory
-from jaxcheckers.draughts import pdn, perft
+from jaxcheckers.draughts import pdn
 from jaxcheckers.draughts.env import Draughts
 from jaxcheckers.draughts.fen import fen_to_board
-from tests.cli_helpers import assert_one_line_error
+from tests.cli_helpers import assert_one_line_error, run_cli
 
 
 @pytest.mark.parametrize(
@@ -37,35 +37,31 @@ def test_kings_on_the_promotion_rows_and_men_on_the_others_still_read():
     assert player == 1 and board[[0, 45, 49, 4]].tolist() == [2, 1, -2, -1]
 
 
-def _perft_cli(argv, capsys):
-    try:
-        status = perft.main(argv)
-    except SystemExit as exit_:
-        status = exit_.code
-    out, err = capsys.readouterr()
-    return status, out, err
+def _perft(argv, capsys):
+    """`jaxcheckers perft --game draughts --move-level ARGV`, in this process."""
+    return run_cli(["perft", "--game", "draughts", "--move-level", *argv], capsys)
 
 
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["0"], ("depth must be a positive integer, got 0",)),  # printed nothing, status 0
-        (["-1"], ("depth must be a positive integer, got -1",)),
-        (["1", "--fen", "W:W1:B50"], ("promotion row",)),  # counted 0 moves, status 0
-        (["1", "--fen", "W:W4:B20", "--variant", "russian"], ("promotion row",)),
+        (["--depth", "0"], ("must be a positive integer, got '0'",)),
+        (["--depth", "-1"], ("must be a positive integer, got '-1'",)),
+        (["--depth", "1", "--fen", "W:W1:B50"], ("promotion row",)),  # counted 0 moves
+        (["--depth", "1", "--fen", "W:W4:B20", "--option", "variant=russian"], ("promotion row",)),
     ],
 )
 def test_the_perft_command_refuses_what_it_cannot_count(argv, words, capsys):
-    status, out, err = _perft_cli(argv, capsys)
-    assert out == ""
-    assert_one_line_error(status, err.splitlines()[-1], *words)  # argparse's usage comes first
+    status, out, err = _perft(argv, capsys)
+    assert "depth" not in out
+    assert_one_line_error(status, err, *words)
 
 
 def test_the_perft_command_stops_before_a_depth_the_memory_cannot_hold(capsys, monkeypatch):
-    # A huge depth ran until the host ran out of memory; now it stops, as `jaxcheckers perft`.
+    # A huge depth ran until the host ran out of memory; now it stops before the first depth.
     monkeypatch.setattr(memory, "free_memory", lambda: (100, "host"))  # not one frontier fits
-    status, out, err = _perft_cli(["99999999999999999999"], capsys)
-    assert out == ""
+    status, out, err = _perft(["--depth", "99999999999999999999"], capsys)
+    assert "depth  1" not in out
     assert_one_line_error(status, err, "stopped before depth 1", "GiB")
 
 
