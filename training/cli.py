@@ -283,12 +283,18 @@ def plan_line(config, recipe: str | None, backend: str, device: str) -> str:
     return f"{text}, {took} at the {measured} steps/s measured"
 
 
+def _amount(seconds: float) -> tuple[str, str]:
+    """A minute or more as (number, unit): minutes up to an hour and a half, then hours."""
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f}", "min"
+    return f"{seconds / 3600:.1f}", "h"
+
+
 def _duration(seconds: float) -> str:
     if seconds < 60:
         return "under a minute"
-    if seconds < 90 * 60:
-        return f"about {seconds / 60:.0f} min"
-    return f"about {seconds / 3600:.1f} h"
+    number, unit = _amount(seconds)
+    return f"about {number} {unit}"
 
 
 def _duration_span(shortest: float, longest: float) -> str:
@@ -296,9 +302,10 @@ def _duration_span(shortest: float, longest: float) -> str:
     low, high = _duration(shortest), _duration(longest)
     if low == high:
         return low
-    (about, a, unit), (_, b, other_unit) = low.split(" "), high.split(" ")
-    if about == "about" and unit == other_unit:
-        return f"about {a}–{b} {unit}"
+    if shortest >= 60:
+        (a, unit), (b, other_unit) = _amount(shortest), _amount(longest)
+        if unit == other_unit:
+            return f"about {a}–{b} {unit}"
     return f"{low} to {high}"
 
 

@@ -133,6 +133,7 @@ def test_the_plan_line_names_the_device_the_recipe_and_the_time_where_measured()
         (30, 170, "under a minute to about 3 min"),
         (3000, 9000, "about 50 min to about 2.5 h"),
         (1410, 1410, "about 24 min"),
+        (6000, 9000, "about 1.7–2.5 h"),
     ],
 )
 def test_a_span_of_durations_reads_as_one_phrase(shortest, longest, said):
