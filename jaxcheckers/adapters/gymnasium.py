@@ -23,8 +23,8 @@ of both environments: for checkers `board_size`, `no_moves`, `forty_move_draw`,
 - `learner_seat`: 0 (moves first: black in checkers, white in chess), 1, or "random" (drawn at
   each reset, the default); `reset(options={"learner_seat": s})` overrides it for one episode
   (single env); `reset(options={"start": position})` starts the episode from a position, as
-  the PettingZoo adapter takes it (checkers: a `Game` or a `CheckersState`; chess: FEN text or
-  a `ChessState`), the opponent moving first if it is its turn. Any other key is refused, and a
+  the PettingZoo adapter takes it (the game's FEN text or a State of this env; checkers also a
+  `Game`), the opponent moving first if it is its turn. Any other key is refused, and a
   seed is None or an int in [0, 2**32);
 - `observation_type`: "box" (default) gives the game's observation planes as float32, in the
   learner's frame whoever is to move: checkers (n, n, 4) (own men, own kings, opponent men,

@@ -40,10 +40,11 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
   to step out first. (`raw_env` alone ends it through the JAX env instead: the same rewards,
   terminated only.) An action outside `Discrete(num_actions)` raises ValueError, where
   PettingZoo's `AssertOutOfBoundsWrapper` would assert;
-- `reset(options={"start": ...})` starts from a position: for checkers a
-  `jaxcheckers.checkers.game.Game` or a `CheckersState` of the same rules, for chess a FEN string
-  or a `ChessState` of this env (other keys are ignored, as PettingZoo's envs ignore them; the
-  seed, None or an int in [0, 2**32), is unused: neither game has chance);
+- `reset(options={"start": ...})` starts from a position: the game's FEN text (checkers
+  `B:W21-32:B1-12`, chess, draughts `W:W31-50:B1-20`) or a State of this env; for checkers also
+  a `jaxcheckers.checkers.game.Game` of the same rules (other keys are ignored, as PettingZoo's
+  envs ignore them; the seed, None or an int in [0, 2**32), is unused: the built-in games have
+  no chance);
 - render modes `human` (prints the board), `ansi` (returns it as text; a plug-in game without
   `text` shows its observation planes as nested lists, `GameSpec.board_text`) and, for
   checkers, `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess: drawn with

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 
 from jaxcheckers.checkers import ballots, drawing, features, fen, frames, notation, pdn, render
@@ -11,14 +12,17 @@ from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, 
 
 
 def start(start, env: Checkers) -> CheckersState:
-    """A `Game` of the same rules, or an unbatched `CheckersState` of this env."""
+    """A FEN string, a `Game` of the same rules, or an unbatched `CheckersState` of this env."""
+    if isinstance(start, str):
+        return jax.device_get(fen.state_from_fen(env, start))
     if isinstance(getattr(start, "state", None), CheckersState):  # a Game (checkers.game)
         if repr(start.env) != repr(env):
             raise ValueError(f"options['start'] is a game of {start.env!r}, not {env!r}")
         return start.state
     if not isinstance(start, CheckersState) or np.shape(start.board) != (env.board_size**2,):
         raise ValueError(
-            "options['start'] must be a Game or an unbatched CheckersState of this env"
+            "options['start'] must be a FEN string, a Game or an unbatched CheckersState of this "
+            "env"
         )
     return start
 

@@ -15,9 +15,13 @@ def from_fen(text: str, **options) -> DraughtsState:
 
 
 def start(start, env: Draughts) -> DraughtsState:
-    """An unbatched DraughtsState of this env's variant."""
+    """A PDN FEN string, or an unbatched DraughtsState of this env's variant."""
+    if isinstance(start, str):
+        return fen.state_from_fen(env, start)
     if not isinstance(start, env.state_type) or np.shape(start.board) != (env.layout.squares,):
-        raise ValueError("options['start'] must be an unbatched DraughtsState of this variant")
+        raise ValueError(
+            "options['start'] must be a FEN string or an unbatched DraughtsState of this variant"
+        )
     return start
 
 

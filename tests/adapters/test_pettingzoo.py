@@ -120,6 +120,17 @@ def test_an_action_out_of_range_raises(action):
         env.step(action)
 
 
+def test_a_start_from_fen_text_is_the_position_it_writes():
+    env = checkers_aec.env()
+    env.reset(options={"start": "W:W18:B14"})  # a white man on 18 takes the black man on 14
+    assert env.agent_selection == "player_1"
+    mask = env.observe("player_1")["action_mask"]
+    assert mask.sum() == 1
+    assert [move.notation for move in env.unwrapped.game.legal_moves()] == ["18x9"]
+    with pytest.raises(ValueError, match="square"):
+        env.reset(options={"start": "W:W33:B14"})
+
+
 def test_a_start_from_other_rules_is_refused():
     env = checkers_aec.env()
     with pytest.raises(ValueError, match="start"):

@@ -40,3 +40,21 @@ def test_the_pettingzoo_env_offers_the_movers_hops():
 @pytest.mark.slow
 def test_draughts_passes_the_adapters_api_checks():
     check_game("draughts", adapters=True)  # PettingZoo's api_test, Gymnasium's check_env
+
+
+def test_both_adapters_start_from_fen_text_and_refuse_a_bad_one_in_one_line():
+    # Random178, a published perft position, Black to move.
+    fen = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
+    aec = pettingzoo.env(game="draughts")
+    aec.reset(options={"start": fen})
+    assert aec.agent_selection == aec.agents[1]  # Black to move
+    assert aec.observe(aec.agents[1])["action_mask"].any()
+    single = gymnasium.make(
+        "jaxcheckers.adapters.registration:jaxcheckers/Draughts-v0", learner_seat=1
+    )
+    _, info = single.reset(seed=0, options={"start": fen})
+    np.testing.assert_array_equal(info["action_mask"], aec.observe(aec.agents[1])["action_mask"])
+    for env in (aec, single):
+        with pytest.raises(ValueError) as error:
+            env.reset(options={"start": "W:W51:B1"})
+        assert "squares run from 1 to 50" in str(error.value) and "\n" not in str(error.value)
