@@ -86,12 +86,26 @@ def make_evaluators(trainer) -> dict:
 
 def play_on(device, evaluators: dict, params, key) -> dict:
     """Each evaluator's scores (`make_policy_evaluator`) for `params`, its games played on
-    `device` (None: the default one)."""
+    `device` (None: the default one). With several processes (`--distributed`) each plays them
+    with its own copy of the replicated parameters."""
+    if not evaluators:
+        return {}
+    params = jax.tree.map(_this_process_copy, params)
     with jax.default_device(device):
         params, key = jax.device_put((params, key), device)
         return {
             spec: jax.device_get(evaluator(params, key)) for spec, evaluator in evaluators.items()
         }
+
+
+def _this_process_copy(x):
+    """An array this process can move: a global array replicated over several processes as its
+    local copy (`jax.device_put` to one device refuses the global one)."""
+    if not isinstance(x, jax.Array) or x.is_fully_addressable:
+        return x
+    if not x.sharding.is_fully_replicated:
+        raise ValueError("evaluating needs the parameters replicated on every process")
+    return x.addressable_data(0)
 
 
 def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
@@ -100,7 +114,8 @@ def evaluate(evaluators: dict, params, update: int) -> dict[str, float]:
     the figures)."""
     key = jax.random.fold_in(jax.random.PRNGKey(12345), update)
     results = {}
-    for spec, scores in play_on(jax.devices("cpu")[0], evaluators, params, key).items():
+    cpu = jax.local_devices(backend="cpu")[0]  # this process's own (devices() lists them all)
+    for spec, scores in play_on(cpu, evaluators, params, key).items():
         outcome = summarize(scores)
         games = max(outcome.games, 1)
         results[f"eval/{spec}/win_rate"] = outcome.wins / games

@@ -151,7 +151,10 @@ def test_train_cli_with_two_processes_writes_one_run_that_loads_anywhere(tmp_pat
         str(run_dir),
     ]
     command += ["--board-size", "6", "--num-envs", "8", "--rollout-length", "4"]
-    command += ["--total-steps", "64", "--hidden-sizes", "16", "--eval-every", "0", "--no-progress"]
+    command += ["--total-steps", "64", "--hidden-sizes", "16", "--no-progress"]
+    # Evaluated at the end, each process with its copy of the replicated parameters (a
+    # device_put of the global ones to the CPU failed).
+    command += ["--eval-every", "2", "--eval-games", "4", "--eval-opponents", "random"]
     processes = {}
     for process_id in (0, 1):
         environment = dict(
@@ -166,7 +169,9 @@ def test_train_cli_with_two_processes_writes_one_run_that_loads_anywhere(tmp_pat
     _finish(processes, tmp_path, timeout=400, expect="training checkers")
 
     assert "on 2 device(s)" in (tmp_path / "cli0.log").read_text()
-    assert [row["update"] for row in read_metrics(run_dir)] == [1, 2]  # one writer
+    rows = read_metrics(run_dir)
+    assert [row["update"] for row in rows] == [1, 2]  # one writer
+    assert 0 <= rows[-1]["eval/random/score"] <= 1
     params, _, config = load_params(run_dir)  # saved over two processes, read by one
     assert config.num_envs == 8
     assert all(np.isfinite(np.asarray(leaf)).all() for leaf in jax.tree.leaves(params))
