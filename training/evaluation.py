@@ -90,7 +90,9 @@ def play_on(device, evaluators: dict, params, key) -> dict:
     with its own copy of the replicated parameters."""
     if not evaluators:
         return {}
-    params = jax.tree.map(_this_process_copy, params)
+    # Read on the host first: with several processes the parameters are a global (replicated)
+    # array, which `device_put` to one device refuses and `device_get` reads from this process.
+    params = jax.device_get(params)
     with jax.default_device(device):
         params, key = jax.device_put((params, key), device)
         return {
