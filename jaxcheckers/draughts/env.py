@@ -103,6 +103,15 @@ def state_type(variant: str) -> type[DraughtsState]:
     return cls
 
 
+def __getattr__(name: str) -> type[DraughtsState]:
+    """`DraughtsState<Variant>` made on first use: a state pickled in one process loads in a
+    fresh one, where no env of that variant has been made yet."""
+    variant = name.removeprefix("DraughtsState").lower()
+    if variant != name.lower() and variant in rules.VARIANTS:
+        return state_type(variant)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def observation(board: jax.Array, taken: jax.Array, variant: str) -> jax.Array:
     """bool (n, n, 5) of one position (see `DraughtsState.observation`)."""
     planes = jnp.stack([board == v for v in (1, 2, -1, -2)] + [taken], axis=-1)  # (S, 5)
