@@ -216,6 +216,7 @@ class Env(abc.ABC):
         that is not an integer (a float, a bool) raises TypeError when traced (`action_index`).
         """
         self.check_state(state)
+        _check_action_shape(action, state)
         action = action_index(action, self.num_actions)
         # Jitted once per set of rules: a trace that steps the env (a rollout, a search, a match)
         # reuses the rules' traced program instead of tracing them again, and so does vmap.
@@ -268,11 +269,24 @@ class Env(abc.ABC):
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
 
 
+def _check_action_shape(action: Any, state: State) -> None:
+    """ValueError unless `action` has the shape of the state's games: one int for one game."""
+    games, found = np.shape(state.current_player), np.shape(action)
+    if found != games:
+        raise ValueError(
+            f"step takes one integer action per game: got an action of shape {found} for "
+            f"{'one game' if games == () else f'games of shape {games}'}; for a batch of games "
+            "use jax.vmap(env.step)(states, actions)"
+        )
+
+
 def _check_one_key(key: Any) -> None:
     """ValueError unless `key` is one PRNG key (a typed key of shape (), or a raw uint32 (2,)),
     or None (taken by games whose start has no chance)."""
     if key is None:
         return
+    if isinstance(key, (int, np.integer)):
+        raise ValueError(f"reset takes a PRNG key, not the int {key!r}: jax.random.key({key!r})")
     shape, dtype = np.shape(key), getattr(key, "dtype", None)
     typed = dtype is not None and jax.dtypes.issubdtype(dtype, jax.dtypes.prng_key)
     if (typed and shape != ()) or (not typed and shape != (2,)):

@@ -208,7 +208,9 @@ class GameSpec:
         if self.adapters.start is None:
             refused = "options['start'] is refused"
             raise ValueError(f"{self.name} starts only from its opening: {refused}")
-        return self.adapters.start(start, env)
+        state = self.adapters.start(start, env)
+        env.check_state(state)  # made by this env's rules, else its first step would fail
+        return state
 
     def board_text(self, state) -> str:
         """The board of one state as text: the game's `text`, or, for a game without one, its

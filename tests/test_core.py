@@ -140,3 +140,24 @@ def test_every_game_refuses_a_state_of_another_in_one_line():
                     env.step(state, 0)
     with pytest.raises(ValueError, match="cannot step a 16-square board"):
         envs["tictactoe"].step(games.opening(games.make("tictactoe", board_size=4)), 0)
+
+
+@pytest.mark.parametrize("game", ["checkers", "chess", "tictactoe", "draughts"])
+def test_every_game_refuses_an_action_not_shaped_like_its_games_in_one_line(game):
+    """A (1, 1) action stepped one checkers game silently; the others failed deep in JAX."""
+    env = jaxcheckers.make(game)
+    one = env.reset(jax.random.key(0))
+    batch = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 3))
+    action = int(np.flatnonzero(one.legal_action_mask)[0])
+    for state, wrong in ((one, [action, action]), (one, [[action]]), (batch, action)):
+        with pytest.raises(ValueError, match="one integer action per game.*jax.vmap") as error:
+            env.step(state, jnp.asarray(wrong))
+        assert "\n" not in str(error.value)
+    assert int(env.step(one, jnp.asarray(action)).step_count) == 1
+    actions = jnp.full(3, action)
+    assert jax.vmap(env.step)(batch, actions).step_count.tolist() == [1, 1, 1]
+
+
+def test_reset_refuses_an_int_seed_and_names_the_key_to_make():
+    with pytest.raises(ValueError, match=r"not the int 7: jax.random.key\(7\)"):
+        jaxcheckers.make("tictactoe").reset(7)

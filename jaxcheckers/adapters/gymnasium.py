@@ -349,6 +349,8 @@ class LearnerEnv(PickledAsSettings, gymnasium.Env):
             seat = _seat_option(options["learner_seat"])
         start = options.get("start")
         game = None if start is None else self.adapter.start_state(start, self.jax_env)
+        if game is not None and bool(game.terminated | game.truncated):
+            raise ValueError("options['start'] is a finished game: there is no move to play")
         super().reset(seed=checked_seed(seed))
         key = jax.random.key(_episode_seed(self.np_random))
         if game is not None:
@@ -389,7 +391,9 @@ class LearnerEnv(PickledAsSettings, gymnasium.Env):
 
     @property
     def jax_state(self) -> State:
-        """The JAX State of the current game (host arrays)."""
+        """The JAX State of the current game (host arrays); RuntimeError before the first reset."""
+        if self._learner is None:
+            raise RuntimeError("the episode has not begun: call reset() first")
         return jax.device_get(self._learner.game)
 
     def render(self) -> str | np.ndarray | None:

@@ -181,14 +181,16 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
 
     @property
     def jax_state(self) -> State:
-        """The JAX State of the game (host numpy arrays)."""
+        """The JAX State of the game (host numpy arrays); RuntimeError before the first reset."""
+        if self._state is None:
+            raise RuntimeError("the game has not begun: call reset() first")
         return self._state
 
     @property
     def game(self):
         """The position as the game's plain Python object (checkers: a `Game`, to print it, list
         its moves in notation, ...); AttributeError for a game without one."""
-        return self.adapter.position_object(self._state, self.jax_env)
+        return self.adapter.position_object(self.jax_state, self.jax_env)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # No game here has chance; the seed only matters to the spaces' samplers. Checked all
@@ -197,8 +199,9 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         start = reset_options(options, RESET_OPTIONS, refuse_unknown=False).get("start")
         state = self.adapter.start_state(start, self.jax_env)
         self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        # Zero but for a start that is already decided: its result, as the State has it.
+        self.rewards = {a: float(r) for a, r in zip(AGENTS, np.asarray(state.rewards), strict=True)}
+        self._cumulative_rewards = dict(self.rewards)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._set_state(state)
@@ -215,7 +218,7 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         if agent not in AGENTS:
             raise ValueError(f"agent must be one of {list(AGENTS)}, got {agent!r}")
         player = AGENTS.index(agent)
-        planes = self._observe_fn(self._state, np.int32(player))
+        planes = self._observe_fn(self.jax_state, np.int32(player))
         if agent == self.agent_selection:
             mask = self._moves_of_the_position()
         else:
@@ -238,18 +241,19 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         """Checkers: int8 (n, n, 5), the global state in the absolute frame (module docstring)."""
         if self.adapter.adapters.global_state is None:
             raise NotImplementedError(f"{self.metadata['name']} has no global state()")
-        return self.adapter.adapters.global_state(self._state)
+        return self.adapter.adapters.global_state(self.jax_state)
 
     def step(self, action) -> None:
+        state = self.jax_state  # RuntimeError before the first reset
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         action = checked_action(action, self.jax_env.num_actions)
-        if not self._state.legal_action_mask[action]:
+        if not state.legal_action_mask[action]:
             gymnasium.logger.warn(f"{agent} played the illegal action {action}; it loses the game")
         self._cumulative_rewards[agent] = 0.0
-        self._set_state(self._step_fn(self._state, np.int32(action)))
+        self._set_state(self._step_fn(state, np.int32(action)))
         self.rewards = {
             a: float(r)
             for a, r in zip(AGENTS, self._state.rewards, strict=True)
@@ -264,8 +268,8 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.render_mode == "rgb_array":
-            return self.adapter.drawing.rgb(self._state)
-        text = self.adapter.board_text(self._state)
+            return self.adapter.drawing.rgb(self.jax_state)
+        text = self.adapter.board_text(self.jax_state)
         if self.render_mode == "ansi":
             return text
         print(text)

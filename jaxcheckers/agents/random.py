@@ -61,6 +61,11 @@ def random_legal_actions(key: jax.Array, legal: jax.Array) -> jax.Array:
     One draw of B uniform numbers: one pass of the generator over the batch, where
     `vmap(random_legal_action)` splits a key per game and then draws from each.
     """
+    if legal.ndim != 2:
+        raise ValueError(
+            f"random_legal_actions takes a batch of masks (B, A), got shape {legal.shape}; for "
+            "one game use random_legal_action"
+        )
     fractions = jax.random.uniform(key, legal.shape[:1])
     return jax.vmap(legal_action_at)(legal, fractions)
 

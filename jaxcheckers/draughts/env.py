@@ -184,7 +184,7 @@ class Draughts(Env):
         ):
             if not isinstance(flag, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {flag!r}")
-        self.variant = variant
+        self.variant = variant = str(variant)  # numpy's str_ would make a second State class
         self.repetition_draw = bool(repetition_draw)
         self.king_moves_draw = bool(king_moves_draw)
         self.endgame_draw = bool(endgame_draw)

@@ -13,14 +13,23 @@ import numpy as np
 
 from jaxcheckers.draughts import rules
 
-__all__ = ["board_to_fen", "fen_to_board", "state_to_fen", "state_from_fen", "absolute_board"]
+__all__ = [
+    "board_to_fen",
+    "fen_to_board",
+    "state_to_fen",
+    "state_from_fen",
+    "absolute_board",
+    "one_game",
+]
 
 COLOURS = ("W", "B")  # player 0 (moves first), player 1
-_ITEM = re.compile(r"([Kk]?)([0-9]{1,2})(?:-([0-9]{1,2}))?", re.ASCII)
+_ITEM = re.compile(r"([Kk]?)\s*([0-9]{1,2})(?:\s*-\s*([0-9]{1,2}))?", re.ASCII)
 
 
 def board_to_fen(board: np.ndarray, player: int) -> str:
     """FEN of an absolute board (int8 (S,), White's frame: +1/+2 White, −1/−2 Black)."""
+    if player not in (0, 1) or isinstance(player, (bool, np.bool_)):
+        raise ValueError(f"the player to move is 0 (White) or 1 (Black), got {player!r}")
     fields = [COLOURS[player]]
     for colour, sign in (("W", 1), ("B", -1)):
         items = [
@@ -81,14 +90,29 @@ def fen_to_board(fen: str, squares: int = 50) -> tuple[np.ndarray, int]:
     return board, player
 
 
+def one_game(state) -> None:
+    """ValueError unless `state` is one draughts game (not a batch, not another game's state):
+    the notation and the drawing read one board."""
+    if getattr(state, "env_id", None) != "draughts":
+        raise ValueError(f"expected a draughts state, got {type(state).__name__}")
+    if np.shape(state.current_player) != ():
+        shape = np.shape(state.current_player)
+        raise ValueError(
+            f"expected one game, got a batch of shape {shape}; take one game first, "
+            "jax.tree.map(lambda x: x[i], state)"
+        )
+
+
 def absolute_board(state) -> np.ndarray:
     """int8 (S,): one state's board in White's frame (taken pieces still on it)."""
+    one_game(state)
     board = np.asarray(state.board)
     return board if int(state.current_player) == 0 else -board[::-1]
 
 
 def state_to_fen(state) -> str:
     """FEN of one (unbatched) state at the start of a move."""
+    one_game(state)
     if int(state.jumper) >= 0:
         raise ValueError("a position mid-capture has no FEN; finish the move first")
     return board_to_fen(absolute_board(state), int(state.current_player))

@@ -170,6 +170,8 @@ _MOVE = re.compile(r"\d+([-x]\d+)+")
 def parse_move(env, state, typed: str) -> list[int]:
     """The hop actions of the move `typed`; ValueError with a short reason. Where the whole moves
     are too many to list, only a first hop is understood."""
+    if not isinstance(typed, str):
+        raise ValueError(f"a move is typed as text, like 32-28, got {type(typed).__name__}")
     move = typed.strip().lower().replace(" ", "").replace("×", "x")
     if not _MOVE.fullmatch(move):
         raise ValueError(f"could not read {typed.strip()!r}")
@@ -199,7 +201,7 @@ def _parse_whole_move(env, state, move: str) -> list[int]:
     if not matches:
         if len(squares) == 2 and capture:  # the first hop of a longer capture, typed alone
             for route in routes(env, state):
-                if route.path[:2] == squares:
+                if route.path[:2] == squares and route.taken:
                     return route.actions[:1]
         raise ValueError(f"{move} is not legal here")
     if len(matches) > 1:

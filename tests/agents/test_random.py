@@ -124,3 +124,10 @@ def test_the_random_agent_plays_the_move_the_sampler_draws_with_its_key():
         assert np.array_equal(jax.vmap(random_agent)(states, keys), actions)
         states = jax.vmap(env.step)(states, actions)
         keys = jax.vmap(lambda k: jax.random.split(k)[0])(keys)
+
+
+def test_the_batch_sampler_refuses_one_game_s_mask_and_names_the_one_game_sampler():
+    mask = jnp.zeros(256, bool).at[jnp.array(LEGAL)].set(True)
+    with pytest.raises(ValueError, match=r"batch of masks \(B, A\), got shape \(256,\)"):
+        random_legal_actions(jax.random.PRNGKey(0), mask)
+    assert int(random_legal_action(jax.random.PRNGKey(0), mask)) in LEGAL

@@ -58,3 +58,42 @@ def test_both_adapters_start_from_fen_text_and_refuse_a_bad_one_in_one_line():
         with pytest.raises(ValueError) as error:
             env.reset(options={"start": "W:W51:B1"})
         assert "squares run from 1 to 50" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_both_adapters_refuse_a_start_state_of_other_draw_rules_at_reset():
+    """It was taken, and the first step failed deep in the step."""
+    from jaxcheckers import make
+
+    other_rules = make("draughts", king_moves_draw=False).reset(None)
+    single = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Draughts-v0")
+    for env in (pettingzoo.env(game="draughts"), single):
+        with pytest.raises(ValueError, match="made under other draw rules"):
+            env.reset(options={"start": other_rules})
+
+
+def test_a_decided_start_is_refused_by_gymnasium_and_scored_by_pettingzoo():
+    decided = "W:W:BK1"  # White, to move, has no piece: it has lost
+    single = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Draughts-v0")
+    with pytest.raises(ValueError, match="finished game"):
+        single.reset(options={"start": decided})
+    aec = pettingzoo.env(game="draughts")
+    aec.reset(options={"start": decided})
+    assert all(aec.terminations.values())
+    assert aec.rewards == {aec.agents[0]: -1.0, aec.agents[1]: 1.0}
+    assert aec.last()[1] == -1.0  # White, to move, sees its loss
+
+
+def test_the_adapters_say_reset_first_before_the_first_reset():
+    # PettingZoo's order-enforcing wrapper guards observe and render; the raw env and the
+    # State raised AttributeError on None.
+    aec = pettingzoo.raw_env(game="draughts", render_mode="ansi")
+
+    def state():
+        return pettingzoo.env(game="draughts").unwrapped.jax_state
+
+    for call in (lambda: aec.observe("player_0"), aec.render, lambda: aec.step(0), state):
+        with pytest.raises(RuntimeError, match="call reset"):
+            call()
+    single = gymnasium.make("jaxcheckers.adapters.registration:jaxcheckers/Draughts-v0")
+    with pytest.raises(RuntimeError, match="call reset"):
+        assert single.unwrapped.jax_state is None  # never reached: it raises

@@ -71,3 +71,55 @@ def test_a_record_starting_mid_capture_is_refused():
     mid = env._opening_state._replace(jumper=np.int32(31))
     with pytest.raises(ValueError, match="mid-capture"):
         pdn.DIALECT.tags(env, mid)
+
+
+def test_a_numpy_string_variant_plays_its_own_states():
+    """`functools.cache` told np.str_("russian") from "russian": a second State class, and the
+    env refused the states it had made."""
+    import jax
+
+    env = Draughts(variant=np.str_("russian"))
+    assert type(env.variant) is str and env.state_type is Draughts(variant="russian").state_type
+    state = env.reset(jax.random.key(0))
+    action = int(np.flatnonzero(state.legal_action_mask)[0])
+    assert int(env.step(state, action).current_player) == 1
+
+
+def test_the_notation_and_drawing_take_one_draughts_game_and_say_so():
+    import jax
+
+    from jaxcheckers import make
+    from jaxcheckers.draughts import drawing, fen, notation
+
+    env = Draughts()
+    batch = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 2))
+    checkers = make("checkers").reset(jax.random.key(0))
+    for write in (fen.state_to_fen, drawing.state_rgb, notation.text):
+        with pytest.raises(ValueError, match=r"one game, got a batch of shape \(2,\)"):
+            write(batch)
+        with pytest.raises(ValueError, match="expected a draughts state, got CheckersState"):
+            write(checkers)
+    one = jax.tree.map(lambda x: x[0], batch)
+    assert fen.state_to_fen(one) == "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"  # noqa: E501
+    for player in (2, -1, True):
+        with pytest.raises(ValueError, match="player to move is 0 .White. or 1 .Black."):
+            fen.board_to_fen(np.zeros(50, np.int8), player)
+
+
+def test_fen_ranges_may_have_spaces_around_the_dash_as_checkers_fen_may():
+    board, _ = fen_to_board("W:W31 - 50:B1 -20")
+    assert (board[30:] == 1).all() and (board[:20] == -1).all() and not board[20:30].any()
+
+
+def test_a_quiet_move_written_as_a_capture_is_not_legal_and_a_move_is_text():
+    import jax
+
+    from jaxcheckers.draughts import notation
+
+    env = Draughts()
+    state = env.reset(jax.random.key(0))
+    assert len(notation.parse_move(env, state, "32-28")) == 1
+    with pytest.raises(ValueError, match="32x28 is not legal here"):
+        notation.parse_move(env, state, "32x28")
+    with pytest.raises(ValueError, match="typed as text"):
+        notation.parse_move(env, state, None)
