@@ -272,7 +272,9 @@ def _summary(last: dict, latest_eval: dict) -> dict:
     summary = {
         "loss": f"{last['loss']:.3f}",
         "ent": f"{last['entropy']:.2f}",
-        "len": f"{last['game_length']:.0f}",
+        # "-" where no game ended in the update (draughts' games outlast a short rollout): its
+        # mean length is not 0.
+        "len": f"{last['game_length']:.0f}" if last.get("games", 1) else "-",
     }
     # The score (a draw counts half), the figure the READMEs and the arena report.
     for key, value in latest_eval.items():

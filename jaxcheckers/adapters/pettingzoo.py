@@ -44,7 +44,7 @@ Interface, as the PettingZoo env named in `metadata["name"]`:
   `B:W21-32:B1-12`, chess, draughts `W:W31-50:B1-20`) or a State of this env; for checkers also
   a `jaxcheckers.checkers.game.Game` of the same rules (other keys are ignored, as PettingZoo's
   envs ignore them; the seed, None or an int in [0, 2**32), is unused: the built-in games have
-  no chance);
+  no chance); a finished position starts terminated, its result in `rewards`;
 - render modes `human` (prints the board), `ansi` (returns it as text; a plug-in game without
   `text` shows its observation planes as nested lists, `GameSpec.board_text`) and, for
   checkers, `rgb_array` (uint8 (32·n, 32·n, 3), black at the top; chess: drawn with

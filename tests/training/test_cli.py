@@ -262,6 +262,8 @@ def test_the_progress_line_shows_each_evaluations_score_not_its_win_rate():
         "loss": "0.500", "ent": "1.25", "len": "9", "score/random": "0.75",
         "score/ppo:runs/a": "0.25",
     }  # fmt: skip
+    none_ended = {"loss": 0.5, "entropy": 1.25, "game_length": 0.0, "games": 0}
+    assert _summary(none_ended, {})["len"] == "-"  # it printed len=0
 
 
 def test_resume_applies_the_flags_it_may_and_refuses_the_others(tmp_path):
