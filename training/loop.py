@@ -103,7 +103,11 @@ def train_loop(trainer, state, checkpoints, run_dir: Path, args, evaluators: dic
         try:
             while done < config.num_updates:
                 chunk = min(config.log_every, config.num_updates - done)
-                state, metrics = trainer.run_updates(state, chunk)
+                # The call donates `state` and returns at once (the chunk runs on): a signal in
+                # between would leave neither state, so it is delivered once both are swapped.
+                # Not in the first call, whose tracing a Ctrl-C may stop: nothing is lost there.
+                with signals_held(deliver=True) if done > first else contextlib.nullcontext():
+                    state, metrics = trainer.run_updates(state, chunk)
                 rows = _new_rows(metrics, log.last_update, started)
                 previous, done = done, rows[-1]["update"]
                 _check_finite(rows, state, log, checkpoints)
