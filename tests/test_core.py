@@ -144,18 +144,27 @@ def test_every_game_refuses_a_state_of_another_in_one_line():
 
 @pytest.mark.parametrize("game", ["checkers", "chess", "tictactoe", "draughts"])
 def test_every_game_refuses_an_action_not_shaped_like_its_games_in_one_line(game):
-    """A (1, 1) action stepped one checkers game silently; the others failed deep in JAX."""
+    """A (1, 1) action stepped one checkers game silently; the others failed deep in JAX. The
+    check runs before anything is traced."""
+    from jaxcheckers import games
+
     env = jaxcheckers.make(game)
-    one = env.reset(jax.random.key(0))
-    batch = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 3))
+    one = games.opening(env)
+    batch = jax.tree.map(lambda x: np.stack([x] * 3), one)
     action = int(np.flatnonzero(one.legal_action_mask)[0])
     for state, wrong in ((one, [action, action]), (one, [[action]]), (batch, action)):
         with pytest.raises(ValueError, match="one integer action per game.*jax.vmap") as error:
             env.step(state, jnp.asarray(wrong))
         assert "\n" not in str(error.value)
-    assert int(env.step(one, jnp.asarray(action)).step_count) == 1
-    actions = jnp.full(3, action)
-    assert jax.vmap(env.step)(batch, actions).step_count.tolist() == [1, 1, 1]
+
+
+def test_an_action_shaped_like_the_games_steps_them_one_or_vmapped():
+    env = jaxcheckers.make("tictactoe")
+    one = env.reset(jax.random.key(0))
+    batch = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 3))
+    assert int(env.step(one, jnp.asarray(4)).step_count) == 1
+    assert int(env.step(one, np.int64(4)).step_count) == 1
+    assert jax.vmap(env.step)(batch, jnp.full(3, 4)).step_count.tolist() == [1, 1, 1]
 
 
 def test_reset_refuses_an_int_seed_and_names_the_key_to_make():
