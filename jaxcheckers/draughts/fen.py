@@ -95,10 +95,10 @@ def one_game(state) -> None:
     the notation and the drawing read one board."""
     if getattr(state, "env_id", None) != "draughts":
         raise ValueError(f"expected a draughts state, got {type(state).__name__}")
-    if np.shape(state.current_player) != ():
-        shape = np.shape(state.current_player)
+    batch = np.shape(state.current_player)
+    if batch != ():
         raise ValueError(
-            f"expected one game, got a batch of shape {shape}; take one game first, "
+            f"expected one game, got a batch of shape {batch}; take one game first, "
             "jax.tree.map(lambda x: x[i], state)"
         )
 
@@ -112,10 +112,10 @@ def absolute_board(state) -> np.ndarray:
 
 def state_to_fen(state) -> str:
     """FEN of one (unbatched) state at the start of a move."""
-    one_game(state)
+    board = absolute_board(state)  # ValueError unless one draughts game
     if int(state.jumper) >= 0:
         raise ValueError("a position mid-capture has no FEN; finish the move first")
-    return board_to_fen(absolute_board(state), int(state.current_player))
+    return board_to_fen(board, int(state.current_player))
 
 
 def state_from_fen(env, fen: str):
