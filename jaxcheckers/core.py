@@ -269,6 +269,20 @@ class Env(abc.ABC):
         """The rules for a legal `action` in a live game; `step_count` is set by the caller."""
 
 
+def one_game(state: Any, env_id: str) -> None:
+    """ValueError unless `state` is one game (not a batch) of the game `env_id`: for the readers
+    of one board (a FEN writer, a text board, a picture), which would fail deep in numpy or
+    read a wrong board."""
+    if getattr(state, "env_id", None) != env_id:
+        raise ValueError(f"expected a {env_id} state, got {type(state).__name__}")
+    batch = np.shape(state.current_player)
+    if batch != ():
+        raise ValueError(
+            f"expected one game, got a batch of shape {batch}; take one game first, "
+            "jax.tree.map(lambda x: x[i], state)"
+        )
+
+
 def _check_action_shape(action: Any, state: State) -> None:
     """ValueError unless `action` has the shape of the state's games: one int for one game."""
     games, found = np.shape(state.current_player), np.shape(action)

@@ -170,3 +170,22 @@ def test_an_action_shaped_like_the_games_steps_them_one_or_vmapped():
 def test_reset_refuses_an_int_seed_and_names_the_key_to_make():
     with pytest.raises(ValueError, match=r"not the int 7: jax.random.key\(7\)"):
         jaxcheckers.make("tictactoe").reset(7)
+
+
+@pytest.mark.parametrize("game", ["checkers", "chess", "tictactoe", "draughts"])
+def test_the_readers_of_one_board_refuse_a_batch_or_another_game_in_one_line(game):
+    """A game's FEN writer, text board and RGB picture failed deep in numpy on a batch (or, for
+    tic-tac-toe's picture, drew one); on another game's state they read a wrong board."""
+    from jaxcheckers import games
+
+    spec, env = games.spec(game), jaxcheckers.make(game)
+    one = games.opening(env)
+    batch = jax.tree.map(lambda x: np.stack([x] * 2), one)
+    stranger = games.opening(jaxcheckers.make("tictactoe" if game != "tictactoe" else "chess"))
+    readers = [f for f in (spec.notation.to_fen, spec.drawing.text, spec.drawing.rgb) if f]
+    for read in readers:
+        with pytest.raises(ValueError, match=r"expected one game, got a batch of shape \(2,\)"):
+            read(batch)
+        with pytest.raises(ValueError, match=f"expected a {game} state"):
+            read(stranger)
+        assert read(one) is not None

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers.checkers import rules
+from jaxcheckers.core import one_game
 
 __all__ = ["to_mover_frame", "absolute_board", "absolute_board_jax"]
 
@@ -22,6 +23,7 @@ def to_mover_frame(board: np.ndarray, player: int) -> np.ndarray:
 
 def absolute_board(state) -> np.ndarray:
     """int8 (n, n): the board of one (unbatched) CheckersState as a person sees it."""
+    one_game(state, "checkers")
     board = np.asarray(state.board)
     n = int(round(len(board) ** 0.5))
     player = int(state.current_player)

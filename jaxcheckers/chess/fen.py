@@ -22,6 +22,7 @@ import numpy as np
 from jaxcheckers.chess import bitboard as bb
 from jaxcheckers.chess import rules, tables
 from jaxcheckers.chess.rules import Position
+from jaxcheckers.core import one_game
 
 CLOCK_DIGITS = 6  # clocks up to 999,999: far past any game, far inside an int32
 
@@ -191,6 +192,7 @@ def _jitted_moves():
 
 def absolute_board(state) -> dict[int, str]:
     """{absolute square: piece letter (upper case white)} of one (unbatched) state."""
+    one_game(state, "chess")
     return position_board(state.position, int(state.current_player))
 
 

@@ -11,16 +11,10 @@ import re
 
 import numpy as np
 
+from jaxcheckers.core import one_game
 from jaxcheckers.draughts import rules
 
-__all__ = [
-    "board_to_fen",
-    "fen_to_board",
-    "state_to_fen",
-    "state_from_fen",
-    "absolute_board",
-    "one_game",
-]
+__all__ = ["board_to_fen", "fen_to_board", "state_to_fen", "state_from_fen", "absolute_board"]
 
 COLOURS = ("W", "B")  # player 0 (moves first), player 1
 _ITEM = re.compile(r"([Kk]?)\s*([0-9]{1,2})(?:\s*-\s*([0-9]{1,2}))?", re.ASCII)
@@ -90,22 +84,9 @@ def fen_to_board(fen: str, squares: int = 50) -> tuple[np.ndarray, int]:
     return board, player
 
 
-def one_game(state) -> None:
-    """ValueError unless `state` is one draughts game (not a batch, not another game's state):
-    the notation and the drawing read one board."""
-    if getattr(state, "env_id", None) != "draughts":
-        raise ValueError(f"expected a draughts state, got {type(state).__name__}")
-    batch = np.shape(state.current_player)
-    if batch != ():
-        raise ValueError(
-            f"expected one game, got a batch of shape {batch}; take one game first, "
-            "jax.tree.map(lambda x: x[i], state)"
-        )
-
-
 def absolute_board(state) -> np.ndarray:
     """int8 (S,): one state's board in White's frame (taken pieces still on it)."""
-    one_game(state)
+    one_game(state, "draughts")
     board = np.asarray(state.board)
     return board if int(state.current_player) == 0 else -board[::-1]
 

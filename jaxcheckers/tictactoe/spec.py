@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxcheckers.core import one_game
 from jaxcheckers.games import Adapters, Defaults, Drawing, GameAgent, GameSpec, GymnasiumEnv
 from jaxcheckers.tictactoe import drawing
 from jaxcheckers.tictactoe.env import TicTacToe, TicTacToeState, gym_board
@@ -13,11 +14,13 @@ SYMBOLS = {1: "X", -1: "O", 0: "."}  # player 0's marks, player 1's, an empty sq
 
 def text(state: TicTacToeState) -> str:
     """The board, X (player 0) and O, a row a line."""
+    one_game(state, "tictactoe")
     board = np.asarray(gym_board(state))
     return "\n".join("".join(SYMBOLS[int(v)] for v in row) for row in board)
 
 
 def rgb(state: TicTacToeState) -> np.ndarray:
+    one_game(state, "tictactoe")
     return drawing.board_rgb(np.asarray(gym_board(state)))
 
 

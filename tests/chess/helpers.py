@@ -69,6 +69,7 @@ def record_state(record: dict, t: int, g: int) -> SimpleNamespace:
         ep=record["ep"][t, g],
     )
     return SimpleNamespace(
+        env_id="chess",  # the FEN writer reads only a chess state
         position=position,
         current_player=record["player"][t, g],
         ep_legal=record["ep_legal"][t, g],

@@ -85,25 +85,13 @@ def test_a_numpy_string_variant_plays_its_own_states():
     assert int(env.step(state, action).current_player) == 1
 
 
-def test_the_notation_and_drawing_take_one_draughts_game_and_say_so():
-    import jax
+def test_the_fen_writer_takes_a_player_to_move_of_0_or_1():
+    from jaxcheckers.draughts import fen
 
-    from jaxcheckers import make
-    from jaxcheckers.draughts import drawing, fen, notation
-
-    env = Draughts()
-    batch = jax.vmap(env.reset)(jax.random.split(jax.random.key(0), 2))
-    checkers = make("checkers").reset(jax.random.key(0))
-    for write in (fen.state_to_fen, drawing.state_rgb, notation.text):
-        with pytest.raises(ValueError, match=r"one game, got a batch of shape \(2,\)"):
-            write(batch)
-        with pytest.raises(ValueError, match="expected a draughts state, got CheckersState"):
-            write(checkers)
-    one = jax.tree.map(lambda x: x[0], batch)
-    assert fen.state_to_fen(one) == "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"  # noqa: E501
     for player in (2, -1, True):
         with pytest.raises(ValueError, match="player to move is 0 .White. or 1 .Black."):
             fen.board_to_fen(np.zeros(50, np.int8), player)
+    assert fen.board_to_fen(np.zeros(50, np.int8), 1) == "B:W:B"
 
 
 def test_fen_ranges_may_have_spaces_around_the_dash_as_checkers_fen_may():
