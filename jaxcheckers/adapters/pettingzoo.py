@@ -199,15 +199,17 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
         start = reset_options(options, RESET_OPTIONS, refuse_unknown=False).get("start")
         state = self.adapter.start_state(start, self.jax_env)
         self.agents = list(AGENTS)
-        # Zero but for a start that is already decided: its result, as the State has it.
-        self.rewards = {a: float(r) for a, r in zip(AGENTS, np.asarray(state.rewards), strict=True)}
-        self._cumulative_rewards = dict(self.rewards)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._set_state(state)
+        self._cumulative_rewards = dict(self.rewards)
 
     def _set_state(self, state: State) -> None:
+        """The game is `state`: its rewards (zero but where a move, or a start, decided it),
+        terminations, truncations and agent to move."""
         self._state = jax.device_get(state)
+        rewards = zip(AGENTS, self._state.rewards, strict=True)
+        self.rewards = {agent: float(r) for agent, r in rewards if agent in self.agents}
         over_by_rules = bool(self._state.terminated)
         cut = bool(self._state.truncated)
         self.terminations = dict.fromkeys(self.agents, over_by_rules)
@@ -254,11 +256,6 @@ class raw_env(PickledAsSettings, AECEnv):  # noqa: N801 (PettingZoo's name for t
             gymnasium.logger.warn(f"{agent} played the illegal action {action}; it loses the game")
         self._cumulative_rewards[agent] = 0.0
         self._set_state(self._step_fn(state, np.int32(action)))
-        self.rewards = {
-            a: float(r)
-            for a, r in zip(AGENTS, self._state.rewards, strict=True)
-            if a in self.agents
-        }
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
