@@ -176,6 +176,8 @@ def test_reset_refuses_an_int_seed_and_names_the_key_to_make():
 def test_the_readers_of_one_board_refuse_a_batch_or_another_game_in_one_line(game):
     """A game's FEN writer, text board and RGB picture failed deep in numpy on a batch (or, for
     tic-tac-toe's picture, drew one); on another game's state they read a wrong board."""
+    from importlib.util import find_spec
+
     from jaxcheckers import games
 
     spec, env = games.spec(game), jaxcheckers.make(game)
@@ -188,4 +190,5 @@ def test_the_readers_of_one_board_refuse_a_batch_or_another_game_in_one_line(gam
             read(batch)
         with pytest.raises(ValueError, match=f"expected a {game} state"):
             read(stranger)
-        assert read(one) is not None
+        if game != "chess" or read is not spec.drawing.rgb or find_spec("matplotlib"):
+            assert read(one) is not None  # chess draws with matplotlib, an extra

@@ -113,32 +113,28 @@ def save_png(
     title: str | None = None,
 ) -> None:
     """A PNG picture of a position (matplotlib; its DejaVu Sans font has the chess glyphs)."""
-    import matplotlib.pyplot as plt
-
     figure = _figure(position, size_inches, highlight, title)
     figure.savefig(path, dpi=dpi, bbox_inches="tight")
-    plt.close(figure)
+    pyplot("drawing chess pictures").close(figure)
 
 
 def position_rgb(position, *, size_inches: float = 4.0, dpi: int = 100) -> np.ndarray:
     """uint8 (H, W, 3): the PNG's picture as an array (Gymnasium's and PettingZoo's rgb_array)."""
-    import matplotlib.pyplot as plt
-
     figure = _figure(position, size_inches, (), None)
     figure.subplots_adjust(0, 0, 1, 1)
     figure.set_dpi(dpi)
     figure.canvas.draw()
     image = np.asarray(figure.canvas.buffer_rgba())[..., :3].copy()
-    plt.close(figure)
+    pyplot("drawing chess pictures").close(figure)
     return image
 
 
 def _figure(position, size_inches: float, highlight: Sequence[str], title: str | None):
+    board = board_of(position)  # a bad position is refused before matplotlib is needed
     plt = pyplot("drawing chess pictures")
     import matplotlib.patheffects as effects
     from matplotlib.patches import Rectangle
 
-    board = board_of(position)
     marked = set(highlight)
     figure, ax = plt.subplots(figsize=(size_inches, size_inches))
     ax.set_xlim(0, 8)
