@@ -115,7 +115,7 @@ def save_png(
     """A PNG picture of a position (matplotlib; its DejaVu Sans font has the chess glyphs)."""
     figure = _figure(position, size_inches, highlight, title)
     figure.savefig(path, dpi=dpi, bbox_inches="tight")
-    pyplot("drawing chess pictures").close(figure)
+    _pyplot().close(figure)
 
 
 def position_rgb(position, *, size_inches: float = 4.0, dpi: int = 100) -> np.ndarray:
@@ -125,13 +125,18 @@ def position_rgb(position, *, size_inches: float = 4.0, dpi: int = 100) -> np.nd
     figure.set_dpi(dpi)
     figure.canvas.draw()
     image = np.asarray(figure.canvas.buffer_rgba())[..., :3].copy()
-    pyplot("drawing chess pictures").close(figure)
+    _pyplot().close(figure)
     return image
+
+
+def _pyplot():
+    """matplotlib.pyplot, or MissingExtra naming the extra (`extras.pyplot`)."""
+    return pyplot("drawing chess pictures")
 
 
 def _figure(position, size_inches: float, highlight: Sequence[str], title: str | None):
     board = board_of(position)  # a bad position is refused before matplotlib is needed
-    plt = pyplot("drawing chess pictures")
+    plt = _pyplot()
     import matplotlib.patheffects as effects
     from matplotlib.patches import Rectangle
 
