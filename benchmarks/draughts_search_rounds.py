@@ -9,9 +9,9 @@ positions search. For each step of random play from the start (the positions bef
 counts, over the positions where the rules search (two first hops or more go on), the rounds of
 the batch's largest search: as the rules search (`whole`), with each direction of the first hops
 searched apart (`by direction`: the largest of the four), with each first hop searched apart
-(`by first hop`), and the rounds that go down a level (`descents`: a search whose leaves cost no
-round of their own would run about these and as many back up). Nothing is timed: the counts are
-the same on every device.
+(`by first hop`), and the rounds that go down a level (`descents`: the rules' search costs no
+round for a node whose captures all stop after one more hop, so it runs about these and the
+rounds that back up). Nothing is timed: the counts are the same on every device.
 """
 
 from __future__ import annotations

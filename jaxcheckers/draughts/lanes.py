@@ -130,12 +130,12 @@ def _all_held(searching, each_step, consts, carry, held, lanes):
 def _through_queue(searching, each_step, consts, carry, scratch, scratch_batched, order, count,
                    held, lanes):
     """Lanes that each take the next waiting element as soon as theirs is searched. A loop under
-    vmap runs until its largest search ends, and most searches are short (in random play 6
-    rounds, the median; the largest about 36): in chunks, each chunk ran as long as its largest
-    search with most lanes idle; queued, the loop runs about as long as the largest search or the
-    searches' rounds over the lanes, whichever is more. A finished carry is left as it is by
-    `step`, so a lane with nothing left to search idles harmlessly. `order`: the elements, the
-    `count` that search first."""
+    vmap runs until its largest search ends, and most searches are short (in random play the
+    largest runs several times the median's rounds: docs/performance.md): in chunks, each chunk
+    ran as long as its largest search with most lanes idle; queued, the loop runs about as long
+    as the largest search or the searches' rounds over the lanes, whichever is more. A finished
+    carry is left as it is by `step`, so a lane with nothing left to search idles harmlessly.
+    `order`: the elements, the `count` that search first."""
     batch, width = order.shape[0], held.shape[0]
 
     def busy(state):

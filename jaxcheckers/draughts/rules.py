@@ -369,15 +369,8 @@ def _going_on(position: Sides, captures: bb.Bits, ends: bb.Bits, lay: Layout):
     it or the square the piece left. In Russian a man landing on the last row goes on as a king.
     """
     geo = bb.geometry(lay.n)
-    anywhere = bb.const(geo.valid)
-    reach = hop_sets(position._replace(kings=anywhere, men=anywhere), lay).captures
-    as_king, as_man = bb.or_over(reach, axis=0), reach[1]
-    # [d, e]: a line along e leaves the landing of a hop along d, but the way back
-    other = np.arange(4)[None, :] != np.asarray(OPPOSITE)[:, None]
-    nothing = bb.const(np.zeros((4, 4), np.uint64))
-    by_king, by_man = (
-        bb.or_over(bb.where(other, x[None, :], nothing), axis=1) for x in (as_king, as_man)
-    )
+    reach = _capture_reach(position.jumpable, position.occupied, geo)
+    by_king, by_man = (_but_the_way_back(x) for x in reach)
     crowning = bb.const(geo.first_row if lay.crown_mid_capture else 0)
     kings = landings(captures & position.kings, lay)
     men = ends & ~kings
@@ -476,6 +469,39 @@ def _captures_of(square, king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geo
     return bb.where(takes, lands, bb.none_like(lands)), first
 
 
+def _capture_reach(jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry):
+    """Per direction f (fields (4,)), the squares from which a king, and a man, can take a
+    piece of `jumpable` along f (every square at once; `occupied` holds every piece but the
+    capturing one): the piece first on the way, with an empty square behind it."""
+    steps = np.asarray(geo.steps)
+    empty = bb.const(np.full(4, geo.valid, np.uint64)) & ~occupied
+    target = jumpable & bb.shift_each(empty, -steps)  # a piece to take along f, from next to it
+    # A king reaches it over empty squares: fill back from the targets through the empty
+    # squares, 1 + 2 + 4 + 8 squares (a diagonal has at most 8 between).
+    fill, through = target, empty
+    for span in (1, 2, 4, 8):
+        fill = fill | (through & bb.shift_each(fill, -span * steps))
+        through = through & bb.shift_each(through, -span * steps)
+    return bb.shift_each(fill, -steps), bb.shift_each(target, -steps)
+
+
+def _but_the_way_back(reach: bb.Bits) -> bb.Bits:
+    """Per direction of arrival e (fields (4,)), the squares in `reach` ((4,), per direction f)
+    along some direction f but the way back (f ≠ opposite e). The way back from a landing holds
+    the piece just taken, which a capture cannot pass again."""
+    other = np.arange(4)[None, :] != np.asarray(OPPOSITE)[:, None]  # [e, f]
+    nothing = bb.const(np.zeros((4, 4), np.uint64))
+    return bb.or_over(bb.where(other, reach[None, :], nothing), axis=1)
+
+
+def _continuing(king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry) -> bb.Bits:
+    """Per direction of arrival e (fields (4,)), the squares from which a piece that arrived
+    along e (a king if `king`) can capture again. `jumpable` may still hold the piece just
+    taken: it lies on the way back."""
+    as_king, as_man = _capture_reach(jumpable, occupied, geo)
+    return _but_the_way_back(bb.where(king, as_king, as_man))
+
+
 def _tree_where(condition, x, y):
     return jax.tree.map(lambda a, b: jnp.where(condition, a, b), x, y)
 
@@ -496,10 +522,12 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
     how many pieces they take and which first hops begin one.
 
     One frame a node on the way down (a stack), the capturing piece's square, the pieces it may
-    still take and its landings not searched yet; a node whose landings lead nowhere is counted
-    without a frame. Nothing is dropped: a capture takes only pieces off the board's edge, each
-    once, so it takes at most (n − 2)²/2 and the stack has room for that many frames. The loop
-    runs about once a node of the tree of captures (under vmap, the batch's largest tree)."""
+    still take and its landings from which the capture goes on, not searched yet; a node whose
+    captures all stop after one more hop is counted without a frame (`_continuing` tells them
+    apart for all its landings at once). Nothing is dropped: a capture takes only pieces off the
+    board's edge, each once, so it takes at most (n − 2)²/2 and the stack has room for that many
+    frames. The loop runs once a node with a capture of two pieces or more below it, backing up
+    as it goes (under vmap, for the batch's largest tree)."""
     geo = bb.geometry(lay.n)
     frames = (lay.n - 2) ** 2 // 2
     empty4 = _none_each_way()
@@ -521,6 +549,14 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         firsts = bb.where(better, mine, bb.where(same, firsts | mine, firsts))
         return jnp.where(better, taken, most), firsts
 
+    def backed_up(k, top, most, firsts, stack):
+        """Back up from a node whose landings are all searched."""
+        done = ~top.lands.any().any() & (k > 0)
+        parent = Frame.unpack(stack[jnp.maximum(k - 1, 0)])
+        most, firsts = record(most, firsts, done & (k == 1), top.direction, top.at, top.best + 1)
+        parent = parent._replace(best=jnp.maximum(parent.best, top.best + 1))
+        return k - done, _tree_where(done, parent, top), most, firsts
+
     def searching(carry):
         k, top = carry[0], carry[1]
         return (k > 0) | top.lands.any().any()
@@ -532,13 +568,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         table, field = bb.u64(geo.ray), jnp.arange(4, dtype=jnp.int32)
         up_of, opposite = jnp.asarray(UP), jnp.asarray(OPPOSITE)
         k, top, occupied, most, firsts = carry
-        # Back up from a node whose landings are all searched.
-        done = ~top.lands.any().any() & (k > 0)
-        parent = Frame.unpack(stack[jnp.maximum(k - 1, 0)])
-        most, firsts = record(most, firsts, done & (k == 1), top.direction, top.at, top.best + 1)
-        parent = parent._replace(best=jnp.maximum(parent.best, top.best + 1))
-        top = _tree_where(done, parent, top)
-        k = k - done
+        k, top, most, firsts = backed_up(k, top, most, firsts, stack)
         # Search the node's next landing (none once the search is over: then nothing changes).
         open_ = top.lands.any()
         go = open_.any()
@@ -559,13 +589,19 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         king = jnp.where(at_root, (origin & position.kings).any(), top.king)
         jumpable = top.jumpable & ~victim
         lands, takes = _captures_of(square, king, jumpable, occupied, geo)
-        leaf = go & ~lands.any().any()
-        most, firsts = record(most, firsts, leaf & at_root, d, at, jnp.int32(1))
-        top = top._replace(best=jnp.where(leaf, jnp.maximum(top.best, 1), top.best))
-        push = go & ~leaf
+        lands_on = lands & _continuing(king, jumpable, occupied, geo)
+        # A hop whose captures all stop after one more hop is counted here, without a frame:
+        # only hops with a capture of two more pieces or more are searched below.
+        taken = jnp.where(lands.any().any(), 2, 1)
+        ends = go & ~lands_on.any().any()
+        most, firsts = record(most, firsts, ends & at_root, d, at, taken)
+        top = top._replace(best=jnp.where(ends, jnp.maximum(top.best, taken), top.best))
+        push = go & ~ends
         stack = stack.at[k].set(jnp.where(push, top.pack(), stack[k]), mode="drop")
-        child = Frame(at, king, jumpable, lands, takes, jnp.int32(0), d)
-        return (k + push, _tree_where(push, child, top), occupied, most, firsts), stack
+        child = Frame(at, king, jumpable, lands_on, takes, jnp.int32(1), d)
+        k, top = k + push, _tree_where(push, child, top)
+        k, top, most, firsts = backed_up(k, top, most, firsts, stack)
+        return (k, top, occupied, most, firsts), stack
 
     carry = (jnp.int32(0), root, position.occupied, jnp.int32(0), empty4)
     _, _, _, most, firsts = lanes.while_each(searching, step, position, carry, stack)

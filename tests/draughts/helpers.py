@@ -48,6 +48,25 @@ def random_states(variant: str, games: int, steps: int, seed: int = 0):
     return jax.tree.map(lambda x: x[live], flat)
 
 
+def crowded_boards(variant: str, count: int, seed: int) -> np.ndarray:
+    """int8 (count, S): random boards, White to move, three squares in five taken by men and
+    kings of both sides (no man on the row it would be crowned on). Random play rarely reaches
+    captures of several pieces with a choice of first hops, where the capture search works;
+    these boards are full of them. Each side has at most the pieces it starts with."""
+    lay = rules.layout(variant)
+    rng = np.random.default_rng(seed)
+    kinds = np.array([0, 1, 2, -1, -2], np.int8)
+    boards = rng.choice(kinds, size=(count, lay.squares), p=[0.4, 0.2, 0.1, 0.2, 0.1])
+    for row, man in ((0, 1), (lay.n - 1, -1)):
+        on_row = boards[:, lay.row == row]
+        boards[:, lay.row == row] = np.where(on_row == man, 0, on_row)
+    for board in boards:  # no side with more pieces than it starts with
+        for side in (1, -1):
+            mine = np.flatnonzero(np.sign(board) == side)
+            board[rng.permutation(mine)[lay.men_per_side :]] = 0
+    return boards
+
+
 def white_frame(board, taken, jumper, player):
     """The absolute board, taken squares and jumper (FMJD numbers) of one state."""
     squares = len(board)

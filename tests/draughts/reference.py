@@ -41,8 +41,9 @@ def routes(pieces: dict, white_to_move: bool, variant: str, jumper=None, taken=(
         extended = False
         for dr, dc in STEPS:
             r, c = row + dr, col + dc
-            # Find the first piece along the line (a man looks at the adjacent square only).
-            while king and at(r, c) is not None and at(r, c) != start and at(r, c) not in pieces:
+            # Find the first piece along the line (a man looks at the adjacent square only); the
+            # square the capturing piece left is empty.
+            while king and at(r, c) is not None and (at(r, c) == start or at(r, c) not in pieces):
                 r, c = r + dr, c + dc
             victim = at(r, c)
             if victim is None or victim == start or victim not in pieces:

@@ -54,6 +54,25 @@ def test_random_positions_match_an_outside_library(variant):
     assert compared > 300 and with_capture > 30
 
 
+@pytest.mark.parametrize(
+    "variant",
+    ["international", *(pytest.param(v, marks=pytest.mark.slow) for v in ("russian", "brazilian"))],
+)
+def test_crowded_boards_match_an_outside_library(variant):
+    """Long captures with a choice of routes, which random play seldom reaches."""
+    lay = rules.layout(variant)
+    boards = helpers.crowded_boards(variant, 256, seed=1)
+    moves = helpers.whole_moves(variant, boards)
+    long_ = 0
+    for i, board in enumerate(boards):
+        text = fen.board_to_fen(board, 0)
+        theirs = _their_moves(variant, text)
+        assert not moves.overflow[i], text
+        assert helpers.whole_moves_of(moves, i, 0, lay) == theirs, text
+        long_ += any(len(taken) >= 3 for *_, taken in theirs)
+    assert long_ > 20
+
+
 @pytest.mark.slow
 def test_ten_thousand_random_positions_match_dame():
     compared, with_capture = _compare("international", games=64, steps=200, seed=3)

@@ -142,6 +142,33 @@ def test_random_positions_match_the_reference(variant):
     assert mid > 10 and captures > 30 and checked > 300  # the sample reaches captures
 
 
+@pytest.mark.parametrize(
+    "variant",
+    ["international", *(pytest.param(v, marks=pytest.mark.slow) for v in rules.VARIANTS[1:])],
+)
+def test_crowded_boards_match_the_reference_at_the_start_and_mid_capture(variant):
+    """Captures of several pieces with a choice of first hops, where the env's capture search
+    works (random play reaches few): the legal hops of 256 crowded boards (a batch large enough
+    to queue its searches in lanes), and of each after its first legal hop."""
+    env, lay = Draughts(variant=variant), rules.layout(variant)
+    boards = helpers.crowded_boards(variant, 256, seed=0)
+    states = jax.jit(jax.vmap(env.start))(boards, np.zeros(len(boards), np.int32))
+    first = np.asarray(states.legal_action_mask).argmax(axis=1).astype(np.int32)
+    after = jax.jit(jax.vmap(env.step))(states, first)
+    mid = 0
+    for batch in (states, after):
+        board, taken = np.asarray(batch.board), np.asarray(batch.taken)
+        masks, over = np.asarray(batch.legal_action_mask), np.asarray(batch.terminated)
+        for i in np.flatnonzero(~over):
+            jumper, player = int(batch.jumper[i]), int(batch.current_player[i])
+            expected = helpers.reference_hops(board[i], taken[i], jumper, player, variant)
+            assert helpers.env_hops(masks[i], player, lay) == expected, (i, jumper)
+            mid += jumper >= 0
+    starts = [reference.routes(reference.pieces_of(b), True, variant) for b in boards]
+    long_ = sum(any(len(taken) >= 3 for *_, taken, _ in found) for found in starts)
+    assert mid > 40 and long_ > 30  # the boards reach long captures and moves under way
+
+
 # A king among 16 men laid out two squares apart: 1561 partial captures, far more than the
 # breadth-first search the env kept a level before (128), which lost moves here.
 LATTICE = "W:WK29:B11,12,13,14,21,22,23,24,31,32,33,34,41,42,43,44"
