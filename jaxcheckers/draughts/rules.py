@@ -414,16 +414,15 @@ class Frame(NamedTuple):
     king: jax.Array  # bool ()
     jumpable: bb.Bits  # the opponent pieces it may still take
     lands: bb.Bits  # fields (4,): per direction, the landings not searched yet
-    takes: bb.Bits  # fields (4,): per direction, the piece a hop that way takes
     best: jax.Array  # int32 ()  pieces the longest capture searched below takes
     direction: jax.Array  # int32 ()  of the hop that reached it
 
     def pack(self) -> jax.Array:
-        """uint64 (11,): the frame as one vector (a stack of them is one array)."""
+        """uint64 (7,): the frame as one vector (a stack of them is one array)."""
         flags = self.king.astype(jnp.uint64) | (self.direction.astype(jnp.uint64) << 1)
         flags = flags | (self.best.astype(jnp.uint64) << 3)
         scalars = jnp.stack([self.at.x, self.jumpable.x, flags])
-        return jnp.concatenate([scalars, self.lands.x, self.takes.x])
+        return jnp.concatenate([scalars, self.lands.x])
 
     @classmethod
     def unpack(cls, words: jax.Array) -> Frame:
@@ -433,7 +432,6 @@ class Frame(NamedTuple):
             king=(flags & 1).astype(bool),
             jumpable=bb.Bits(words[1]),
             lands=bb.Bits(words[3:7]),
-            takes=bb.Bits(words[7:11]),
             best=(flags >> 3).astype(jnp.int32),
             direction=((flags >> 1) & 3).astype(jnp.int32),
         )
@@ -536,11 +534,10 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         king=jnp.bool_(False),
         jumpable=position.jumpable,
         lands=ends,
-        takes=empty4,
         best=jnp.int32(0),
         direction=jnp.int32(0),
     )
-    stack = jnp.zeros((frames, 11), jnp.uint64)
+    stack = jnp.zeros((frames, 7), jnp.uint64)
 
     def record(most, firsts, found, direction, at, taken):
         """A first hop (its direction and landing) beginning a capture of `taken` pieces."""
@@ -576,19 +573,18 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         at = bb.lowest(_field(top.lands, d))
         top = top._replace(lands=bb.where(field == d, top.lands & ~at, top.lands))
         square = jnp.minimum(bb.index(at), table.shape[0] - 1)
-        # From the root, the piece taken and the capturing piece are the first two pieces
-        # behind the landing.
+        # The piece taken is the first behind the landing (the capturing piece flew over empty
+        # squares); from the root, the capturing piece is the next, still on its square.
+        at_root = k == 0
         back_d, up = opposite[d], up_of[opposite[d]]
         row = table[square, back_d]
-        behind = bb.Bits(row[0]) & position.occupied
+        behind = bb.Bits(row[0]) & bb.where(at_root, position.occupied, occupied)
         victim = _nearest(behind, up)
         origin = _nearest(behind & _past(victim, up), up)
-        at_root = k == 0
-        victim = bb.where(at_root, victim, _field(top.takes, d))
         occupied = bb.where(at_root & go, position.occupied & ~origin, occupied)
         king = jnp.where(at_root, (origin & position.kings).any(), top.king)
         jumpable = top.jumpable & ~victim
-        lands, takes = _captures_of(square, king, jumpable, occupied, geo)
+        lands, _ = _captures_of(square, king, jumpable, occupied, geo)
         lands_on = lands & _continuing(king, jumpable, occupied, geo)
         # A hop whose captures all stop after one more hop is counted here, without a frame:
         # only hops with a capture of two more pieces or more are searched below.
@@ -598,7 +594,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         top = top._replace(best=jnp.where(ends, jnp.maximum(top.best, taken), top.best))
         push = go & ~ends
         stack = stack.at[k].set(jnp.where(push, top.pack(), stack[k]), mode="drop")
-        child = Frame(at, king, jumpable, lands_on, takes, jnp.int32(1), d)
+        child = Frame(at, king, jumpable, lands_on, jnp.int32(1), d)
         k, top = k + push, _tree_where(push, child, top)
         k, top, most, firsts = backed_up(k, top, most, firsts, stack)
         return (k, top, occupied, most, firsts), stack
