@@ -23,7 +23,8 @@ written at every point; a label the file holds already is refused before trainin
 run is resumed or `--replace` is given. `--plot` (and `python -m benchmarks.report`) draws every
 entry of every such file as score against minutes into time_to_strength.png. `--run-dir` also
 leaves a run directory (config.json, metrics.jsonl, the points, the last checkpoint) that
-`--resume` goes on with (a SIGTERM stops the run after the chunk in flight and still saves it),
+`--resume` goes on with (a SIGTERM or a first Ctrl-C stops the run after the chunk in flight
+and still saves it),
 as does `jaxcheckers train --resume`; `ppo:DIR` plays its network.
 """
 
@@ -40,6 +41,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from signal import SIGINT, SIGTERM
 
 import jax
 from jaxcheckers.training.checkpoints import check_out, read_config
@@ -540,9 +542,19 @@ def main(argv: list[str] | None = None) -> int:
             check_writable_folder(args.run_dir)
     except ValueError as error:
         parser.error(str(error))
-    # SIGTERM (a time box's `timeout`) ends the run after the chunk in flight, still saved.
+    # SIGTERM (a time box's `timeout`) and a first Ctrl-C end the run after the chunk in flight,
+    # still saved; a second Ctrl-C quits at once.
     stopped = []
-    signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))
+
+    def stop_after_the_chunk(signum, frame):
+        if signum == SIGINT:
+            if stopped:
+                raise KeyboardInterrupt
+            print("stopping after the chunk in flight, saved (Ctrl-C again: at once, unsaved)",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        stopped.append(signum)
+
+    previous = {sig: signal.signal(sig, stop_after_the_chunk) for sig in (SIGTERM, SIGINT)}
     try:
         result = run(
             config,
@@ -564,6 +576,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: {path} holds the points scored so far", file=sys.stderr)
+        return 130
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     print(f"wrote {path} (entry {label!r})")
     return 0
 

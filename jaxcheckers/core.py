@@ -283,6 +283,17 @@ def one_game(state: Any, env_id: str) -> None:
         )
 
 
+def checked_player(player: Any) -> jax.Array:
+    """int32: `player` (0 or 1, an int or an array) for `observe(state, player)`; a value known
+    outside a trace that is not 0 or 1 is refused in one line (ValueError), a traced one is
+    taken as it is."""
+    if not isinstance(player, jax.core.Tracer):
+        value = np.asarray(player)
+        if value.shape != () or value.dtype.kind not in "iu" or int(value) not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+    return jnp.asarray(player, jnp.int32)
+
+
 def _check_action_shape(action: Any, state: State) -> None:
     """ValueError unless `action` has the shape of the state's games: one int for one game."""
     games, found = np.shape(state.current_player), np.shape(action)

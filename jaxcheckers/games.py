@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import importlib
 import importlib.metadata
+import inspect
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -413,8 +414,27 @@ def opening_deck(game: str, deck: str) -> Callable[[Env], OpeningDeck]:
 
 
 def make(name: str, **options) -> Env:
-    """The env of the game `name`, built with keyword `options` (see the game's docstring)."""
-    return spec(name).make(**options)
+    """The env of the game `name`, built with keyword `options` (see the game's docstring); an
+    option the game does not have is refused with the ones it has (TypeError)."""
+    factory = spec(name).make
+    _check_options(name, factory, options)
+    return factory(**options)
+
+
+def _check_options(name: str, factory: Callable, options: dict) -> None:
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature Python can read: the factory checks its own
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return
+    known = [p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    unknown = [option for option in options if option not in known]
+    if unknown:
+        raise TypeError(
+            f"{name} has no option {', '.join(map(repr, unknown))}; its options: "
+            f"{', '.join(known) or 'none'}"
+        )
 
 
 @per_rules()

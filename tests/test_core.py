@@ -167,6 +167,23 @@ def test_an_action_shaped_like_the_games_steps_them_one_or_vmapped():
     assert jax.vmap(env.step)(batch, jnp.full(3, 4)).step_count.tolist() == [1, 1, 1]
 
 
+@pytest.mark.parametrize("game", ["checkers", "chess", "tictactoe", "draughts"])
+def test_observe_takes_a_player_as_an_int_or_an_array_and_refuses_one_that_is_no_player(game):
+    """Tic-tac-toe's `observe(state, 0)` failed on the int; every game took player 2 as the
+    opponent."""
+    env = jaxcheckers.make(game)
+    state = env.reset(jax.random.key(0))
+    traced = jax.jit(env.observe)
+    for player in (0, 1):
+        expected = np.asarray(traced(state, jnp.int32(player)))
+        for given in (player, np.int64(player), jnp.asarray(player)):
+            assert np.array_equal(np.asarray(env.observe(state, given)), expected)
+    assert np.array_equal(np.asarray(env.observe(state, 0)), np.asarray(state.observation))
+    for bad in (2, -1, True, 0.0, np.array([0, 1])):
+        with pytest.raises(ValueError, match="player must be 0 or 1"):
+            env.observe(state, bad)
+
+
 def test_reset_refuses_an_int_seed_and_names_the_key_to_make():
     with pytest.raises(ValueError, match=r"not the int 7: jax.random.key\(7\)"):
         jaxcheckers.make("tictactoe").reset(7)

@@ -177,3 +177,20 @@ def test_the_cli_refuses_a_plugin_whose_module_is_missing_without_blaming_an_ext
 def test_a_module_no_extra_provides_is_not_blamed_on_an_extra():
     message = missing_message("no_such_module_xyz", "this command")
     assert "'no_such_module_xyz'" in message and "jaxcheckers[" not in message
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "named"),
+    [
+        ("draughts", {"board_size": 8}, "'board_size'; its options: variant, repetition_draw"),
+        ("checkers", {"variant": "russian"}, "'variant'; its options: rule_set, board_size"),
+        ("chess", {"foo": 1, "bar": 2}, "'foo', 'bar'; its options: max_steps"),
+    ],
+)
+def test_make_refuses_an_option_the_game_lacks_naming_the_ones_it_has(game, options, named):
+    """Before, Python's "__init__() got an unexpected keyword argument", which named neither the
+    game nor its options."""
+    with pytest.raises(TypeError, match=f"^{game} has no option {named}") as error:
+        jaxcheckers.make(game, **options)
+    assert "\n" not in str(error.value)
+    assert jaxcheckers.make("checkers", rule_set="ealt", board_size=8).board_size == 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, NamedTuple
 
 import jax
@@ -15,6 +16,7 @@ from jaxcheckers.checkers import drawing, rules
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    checked_player,
     compiled_method,
     computed_once,
     outside_traces,
@@ -239,6 +241,7 @@ class Checkers(Env):
     def observe(self, state: CheckersState, player: jax.Array) -> jax.Array:
         """bool (n, n, 4): own men, own kings, opponent men, opponent kings, in `player`'s
         frame."""
+        player = checked_player(player)
         board = jnp.where(state.current_player == player, state.board, rules.flip(state.board))
         return rules.observation(board)
 
@@ -511,3 +514,13 @@ def checkers_with_rule_set(*, rule_set: str | None = None, **options) -> Checker
             raise ValueError(f"rule_set must be one of {sorted(RULE_SETS)}, got {rule_set!r}")
         options = {**RULE_SETS[rule_set], **options}
     return Checkers(**options)
+
+
+# Its options are `rule_set` and Checkers' own: `jaxcheckers.make` reads them off the signature.
+checkers_with_rule_set.__signature__ = inspect.Signature(
+    [
+        inspect.Parameter("rule_set", inspect.Parameter.KEYWORD_ONLY, default=None),
+        *inspect.signature(Checkers).parameters.values(),
+    ],
+    return_annotation=Checkers,
+)

@@ -26,6 +26,7 @@ from jaxcheckers.chess.rules import Position
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    checked_player,
     compiled_method,
     legal_actions_cleared,
     outside_traces,
@@ -172,7 +173,7 @@ class Chess(Env):
 
     def observe(self, state: ChessState, player: jax.Array) -> jax.Array:
         """bool (8, 8, 20 or 111): what `player` sees, as PettingZoo's chess shows it."""
-        return _observe(state, player)
+        return _observe(state, checked_player(player))
 
     def render(self, state) -> str:
         """A text board of one (unbatched) state (`jaxcheckers.chess.render`)."""

@@ -34,6 +34,7 @@ from jaxcheckers import bits, svg
 from jaxcheckers.core import (
     Env,
     checked_max_steps,
+    checked_player,
     compiled_method,
     computed_once,
     outside_traces,
@@ -257,7 +258,7 @@ class Draughts(Env):
 
     def observe(self, state: DraughtsState, player: jax.Array) -> jax.Array:
         """bool (n, n, 5): the observation planes in `player`'s frame."""
-        own = state.current_player == player
+        own = state.current_player == checked_player(player)
         board = jnp.where(own, state.board, rules.flip(state.board))
         taken = jnp.where(own, state.taken, state.taken[::-1])
         return observation(board, taken, self.variant)

@@ -24,7 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcheckers import svg
-from jaxcheckers.core import Env, checked_max_steps, pgx_step_count, replace_fields
+from jaxcheckers.core import Env, checked_max_steps, checked_player, pgx_step_count, replace_fields
 from jaxcheckers.tictactoe import drawing
 
 __all__ = ["TicTacToe", "TicTacToeState", "gym_board", "winning_lines", "MIN_SIZE", "MAX_SIZE"]
@@ -210,7 +210,7 @@ class TicTacToe(Env):
 
     def observe(self, state: TicTacToeState, player: jax.Array) -> jax.Array:
         """bool (n, n, 2): `player`'s marks, then the opponent's (tictactoe_v3's planes)."""
-        return observation(state.board, player, self.size)
+        return observation(state.board, checked_player(player), self.size)
 
     def _init(self, key: jax.Array) -> TicTacToeState:
         del key  # every game starts on the empty board

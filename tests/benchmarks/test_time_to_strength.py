@@ -4,6 +4,7 @@ results merged by label, the run directory it leaves, and the figure drawn from 
 from __future__ import annotations
 
 import json
+import signal
 import time
 
 import pytest
@@ -123,6 +124,36 @@ def test_a_published_entry_a_bad_out_or_an_earlier_run_dir_is_refused_before_tra
             tts.main([*TINY, "--out", str(out), *extra])
         assert message in capsys.readouterr().err
     assert out.read_text() == published
+
+
+def test_a_first_ctrl_c_stops_after_the_chunk_and_saves_a_second_quits(
+    tmp_path, capsys, monkeypatch
+):
+    out = tmp_path / "tts.json"
+
+    def run(config, *, stop, on_point, **kwargs):
+        assert not stop()
+        signal.raise_signal(signal.SIGINT)  # as Ctrl-C: the run goes on to its chunk's end
+        assert stop()
+        on_point([{"updates": 1}])
+        return {"points": [{"updates": 1}]}
+
+    monkeypatch.setattr(tts, "run", run)
+    assert tts.main([*TINY, "--out", str(out)]) == 0
+    assert "stopping after the chunk in flight, saved" in capsys.readouterr().err
+    (entry,) = json.loads(out.read_text())["runs"].values()
+    assert entry["points"] == [{"updates": 1}]
+
+    def run_twice_stopped(config, *, stop, on_point, **kwargs):
+        on_point([{"updates": 1}])
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)  # the second quits at once
+        pytest.fail("a second Ctrl-C did not stop the run")
+
+    monkeypatch.setattr(tts, "run", run_twice_stopped)
+    assert tts.main([*TINY, "--out", str(out), "--label", "twice"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert json.loads(out.read_text())["runs"]["twice"]["points"] == [{"updates": 1}]
 
 
 @pytest.mark.slow
