@@ -3,7 +3,8 @@
 With `opponent_fraction > 0` the first `num_opponent_envs` games of the batch have one seat
 (alternating from game to game) played by a fixed opponent from `config.opponents`. Their moves
 are played here, between two learner moves, and are not trained on; what they do to the game (its
-reward, its end) is credited to the learner's move that led to them.
+reward, its end) is credited to the learner's move that led to them. Where an opponent holds
+seat 0 of a game at the trainer's start, that game's first move is a random one (`open`).
 
 Who plays which game (`config.opponent_sampling`): "groups" gives each spec one contiguous,
 equal group of games for the whole run; "league" draws each game's opponent when the game starts,
@@ -24,6 +25,7 @@ from jaxcheckers.training.config import TrainConfig
 
 from jaxcheckers.agents import act_where, make_agent
 from jaxcheckers.agents.networks import sample_action
+from jaxcheckers.agents.random import random_legal_actions
 from jaxcheckers.core import step_autoreset
 
 __all__ = [
@@ -71,6 +73,10 @@ class Opponents(NamedTuple):
     # (snapshot_params, league, outcome [B], key) -> (outcome with the opponent games at the
     # learner's turn, league with the games that ended scored (and, in a league, re-drawn))
     advance: Callable
+    # (league, outcome [B], key) -> the same, each opponent move a random legal one: how a
+    # trainer's init opens the games where the opponent moves first (an opening turn at random),
+    # so that init, a program of its own, does not compile the opponents again
+    open: Callable
 
 
 def opponent_names(specs) -> list[str]:
@@ -113,7 +119,12 @@ def make_opponents(config: TrainConfig, env, network, reset=None) -> Opponents:
     starts the games that end during the opponents' replies (default `env.reset`)."""
     count = config.num_opponent_envs
     if not count:
-        return Opponents(0, None, lambda snapshot_params, league, outcome, key: (outcome, league))
+        return Opponents(
+            0,
+            None,
+            lambda snapshot_params, league, outcome, key: (outcome, league),
+            lambda league, outcome, key: (outcome, league),
+        )
     num_opponents = len(config.opponents)
     bounds = np.linspace(0, count, num_opponents + 1).astype(int)
     groups = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
@@ -162,8 +173,13 @@ def make_opponents(config: TrainConfig, env, network, reset=None) -> Opponents:
         drawn = jax.random.categorical(key, jnp.log(weights), shape=(count,)).astype(jnp.int32)
         return League(jnp.where(ended, drawn, league.opponent), score)
 
-    def replies(snapshot_params, league: League, outcome: StepOutcome, key):
-        """Plays the opponents' moves until the learner is to move in every opponent game.
+    def at_random(snapshot_params, league: League, state, key, replying) -> jax.Array:
+        del snapshot_params, league
+        return jnp.where(replying, random_legal_actions(key, state.legal_action_mask), 0)
+
+    def replies(snapshot_params, league: League, outcome: StepOutcome, key, act=act):
+        """Plays the opponents' moves (`act`'s) until the learner is to move in every opponent
+        game.
 
         Rewards, game ends and the truncated state are credited to the move that led here, unless
         that move's game had already ended (a reply then opens the next game, e.g. as player 0).
@@ -217,13 +233,16 @@ def make_opponents(config: TrainConfig, env, network, reset=None) -> Opponents:
         )
         return outcome, league
 
-    def advance(snapshot_params, league: League, outcome: StepOutcome, key):
+    def advance(snapshot_params, league: League, outcome: StepOutcome, key, act=act):
         num_envs = outcome.reward.shape[0]
-        head, league = replies(snapshot_params, league, _rows(outcome, 0, count), key)
+        head, league = replies(snapshot_params, league, _rows(outcome, 0, count), key, act)
         tail = _rows(outcome, count, num_envs)
         return jax.tree.map(lambda a, b: jnp.concatenate([a, b]), head, tail), league
 
-    return Opponents(count, first, advance)
+    def open_at_random(league: League, outcome: StepOutcome, key):
+        return advance(None, league, outcome, key, at_random)
+
+    return Opponents(count, first, advance, open_at_random)
 
 
 def _opponent_agents(config: TrainConfig, env, network) -> list[Callable]:

@@ -166,9 +166,10 @@ def make_trainer(config: TrainConfig, env=None, mesh: Mesh | None = None) -> Tra
         env_state = shard_batch(jax.vmap(reset)(jax.random.split(env_key, num_envs)))
         observation = env_state.observation[:1]
         params = network.init(net_key, observation) if initial is None else initial
-        # Games where the opponent holds seat 0 start with its move.
+        # Games where the opponent holds seat 0 start with a move of its at random (as an
+        # opening turn): init, compiled apart from the updates, compiles no opponent.
         opening = no_outcome(env_state)
-        outcome, league = opponents.advance(params, opponents.league, opening, opp_key)
+        outcome, league = opponents.open(opponents.league, opening, opp_key)
         return replicate_all_but_games(
             TrainState(
                 params=params,

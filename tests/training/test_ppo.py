@@ -239,8 +239,11 @@ TWICE = dict(opponent_fraction=0.75, opponents=("random", "snapshot", "random"))
 def test_opponent_games_always_hand_the_learner_its_own_seat(changes):
     # Against random or a snapshot, the learner takes seat 0 in even games, seat 1 in odd ones,
     # so after every update the opponent must have replied (or opened) in all of them.
+    # From the start too: init opens the games where the opponent holds seat 0 at random.
     trainer = _trainer(**changes)
     state = jax.tree.map(jnp.copy, _initial_state(**changes))
+    np.testing.assert_array_equal(np.asarray(state.env_state.current_player[:8]), np.arange(8) % 2)
+    assert (np.asarray(state.env_state.step_count[:8]) == np.arange(8) % 2).all()
     for _ in range(2):
         state, metrics = trainer.run_updates(state, 1)
         players = np.asarray(state.env_state.current_player[:8])
