@@ -25,7 +25,8 @@ What it checks:
   a finished game stepped again is unchanged, with zero rewards; `truncated` only at `max_steps`;
 - `step_autoreset`: a fresh game where one ended, carrying the last rewards, the game unchanged
   elsewhere;
-- `observe(state, state.current_player)` is the observation (for envs that define `observe`);
+- `observe(state, state.current_player)` is the observation, and `observe(state, 0)` takes the
+  player as an int (for envs that define `observe`);
 - for a game of the registry, by name: the agents its spec names by default (`play`'s seats,
   `scored_against`) exist for it;
 - with `adapters=True`, for a registered game: PettingZoo's `api_test` and Gymnasium's
@@ -98,6 +99,7 @@ def check_game(
     if name is not None:
         _check_default_agents(env, games.spec(name), label)
     _check_batch_of_keys_refused(env, label)
+    _check_observe_takes_an_int(env, label)
     rollout, traces, one_game = _rollout(env, batch, steps)
     key = jax.random.key(seed)
     try:
@@ -185,6 +187,22 @@ def _leaf_equal(a: Any, b: Any) -> jax.Array:
     )
 
 
+def _check_observe_takes_an_int(env: Env, label: str) -> None:
+    """`observe(state, 0)`, the player a Python int as pgx users write it, traces (shapes only:
+    nothing is compiled); the rollout then compares it with an int32 player's."""
+    if type(env).observe is Env.observe:
+        return
+    state = jax.eval_shape(env.reset, jax.random.key(0))
+    try:
+        jax.eval_shape(lambda state: env.observe(state, 0), state)
+    except Exception as error:
+        message = str(error).splitlines()[0] if str(error) else ""
+        raise AssertionError(
+            f"{label}: observe(state, 0) fails on a player given as an int: "
+            f"{type(error).__name__}: {message}"
+        ) from None
+
+
 def _rollout(env: Env, batch: int, steps: int):
     """The compiled rollout `key -> records` ([steps, batch] each), its list of traces, and the
     shapes of one game's fields after `reset` and `step` (filled in when it is traced)."""
@@ -213,6 +231,9 @@ def _rollout(env: Env, batch: int, steps: int):
         if observes:
             mine = env.observe(state, state.current_player)
             record["observe_is_observation"] = jnp.array_equal(mine, state.observation)
+            record["observe_takes_an_int"] = jnp.array_equal(
+                env.observe(state, 0), env.observe(state, jnp.int32(0))
+            )
             theirs = env.observe(state, 1 - state.current_player)
             seen["observe(state, the other player)"] = {"observation": theirs}
         one_game["leaves"] = [jax.tree_util.keystr(p) for p, _ in _flat_with_paths(state)]
@@ -313,6 +334,10 @@ class _Rollout:
             self.fail_at(
                 ~records["observe_is_observation"],
                 "observe(state, state.current_player) is not state.observation",
+            )
+            self.fail_at(
+                ~records["observe_takes_an_int"],
+                "observe(state, 0) differs from observe(state, jnp.int32(0))",
             )
 
     def ended(self, part: str) -> np.ndarray:

@@ -59,6 +59,13 @@ class Blinkered(ConnectFour):
         return super().observe(state, jnp.zeros_like(player))
 
 
+class IntPlayerRefused(ConnectFour):
+    """Reads the player's dtype, which an int has not (as tic-tac-toe once did)."""
+
+    def observe(self, state, player):
+        return super().observe(state, player.astype(jnp.int32))
+
+
 BROKEN = {
     "integer rewards": (
         IntegerRewards,
@@ -76,6 +83,10 @@ BROKEN = {
     "an observe that is not the observation": (
         Blinkered,
         r"step \d+, game \d+: observe\(state, state.current_player\) is not state.observation",
+    ),
+    "an observe that fails on an int player": (
+        IntPlayerRefused,
+        r"observe\(state, 0\) fails on a player given as an int: AttributeError",
     ),
 }
 

@@ -64,7 +64,7 @@ class ConnectState(NamedTuple):
 
 
 def _planes(board: jax.Array, player: jax.Array) -> jax.Array:
-    mine = (1 - 2 * player).astype(jnp.int8)[..., None]
+    mine = (1 - 2 * jnp.asarray(player)).astype(jnp.int8)[..., None]  # an int player too
     planes = jnp.stack([board == mine, board == -mine], axis=-1)
     return planes.reshape(*board.shape[:-1], ROWS, COLS, 2)
 
