@@ -8,8 +8,10 @@ chess in one process, and jaxcheckers' checkers and international draughts, at l
 (`draughts.lanes.compacted_width`, patched while the rollout is traced; `own`, the default, the
 rules' own choice: the whole batch off a CPU), `--draughts-unroll` for each number of rounds the
 search runs between two checks of its loop's condition (`lanes.rounds_a_check`; each check
-costs a GPU a wait for its host). `--profile DIR` traces one run of each rollout first
-(jax.profiler) and adds its busiest events (on a GPU, its kernels) to the results.
+costs a GPU a wait for its host), `--draughts-barriers off` with the fusion barriers that the
+rules put in for XLA on the CPU (`core.computed_once`) taken out while it is traced.
+`--profile DIR` traces one run of each rollout first (jax.profiler) and adds its busiest events
+(on a GPU, its kernels) to the results.
 
 The shared harness (`benchmarks.common`: random legal actions, the observation read every step,
 auto-reset); every rollout is compiled first, then they take turns run by run. The figures only
@@ -70,6 +72,15 @@ def main(argv: list[str] | None = None) -> int:
         "turn (with each of --draughts-lanes); `own`: the rules' own choice (the default)",
     )
     parser.add_argument(
+        "--draughts-barriers",
+        choices=("on", "off"),
+        nargs="+",
+        default=["on"],
+        help="draughts with the rules' fusion barriers (`core.computed_once`, put in for XLA on "
+        "the CPU) as they are, or taken out while it is traced (at the rules' own lanes and "
+        "rounds); each in turn (default: on)",
+    )
+    parser.add_argument(
         "--systems",
         nargs="+",
         choices=(OURS_CHESS, PGX_CHESS, OURS_CHECKERS, OURS_DRAUGHTS),
@@ -113,12 +124,17 @@ def main(argv: list[str] | None = None) -> int:
         for batch in sizes
     ]
     if OURS_DRAUGHTS in args.systems:
-        for lanes, rounds in itertools.product(args.draughts_lanes, args.draughts_unroll):
+        # Without the barriers at the rules' own schedule only: each row compiles the step.
+        schedules = [("on", lanes, rounds) for lanes, rounds in
+                     itertools.product(args.draughts_lanes, args.draughts_unroll)]
+        schedules += [("off", None, None)] if "off" in args.draughts_barriers else []
+        for barriers, lanes, rounds in schedules:
             label = ", ".join([OURS_DRAUGHTS, *([f"{lanes} lanes"] if lanes else []),
-                               *([f"{rounds} rounds a check"] if rounds else [])])
+                               *([f"{rounds} rounds a check"] if rounds else []),
+                               *(["no barriers"] if barriers == "off" else [])])
             game = common.jaxcheckers_game("draughts", label=label)
             for batch in args.draughts_batch_sizes:
-                with search_schedule(lanes, rounds):
+                with search_schedule(lanes, rounds), fusion_barriers(barriers == "on"):
                     rollouts.append(common.TimedRollout(game, batch, min_run_s=args.seconds))
     traced = profile(rollouts, Path(args.profile)) if args.profile else None
     rows = [r.to_json() for r in common.measure_together(rollouts, runs=args.runs)]
@@ -169,6 +185,31 @@ def search_schedule(lanes: int | None, rounds: int | None):
         yield
     finally:
         loop.compacted_width, loop.rounds_a_check = own
+        jax.clear_caches()
+
+
+@contextlib.contextmanager
+def fusion_barriers(on: bool):
+    """Draughts traced with `core.computed_once` as it is, or (`on` False) as the identity in
+    every module that draughts' rollout reads it from. The caches of traced programs are
+    cleared first, as for `search_schedule`."""
+    from jaxcheckers import core
+    from jaxcheckers.agents import random
+    from jaxcheckers.draughts import env, rules
+
+    if on:
+        yield
+        return
+    jax.clear_caches()
+    modules = (core, random, env, rules)
+    own = [module.computed_once for module in modules]
+    for module in modules:
+        module.computed_once = lambda values, runtime: values
+    try:
+        yield
+    finally:
+        for module, function in zip(modules, own, strict=True):
+            module.computed_once = function
         jax.clear_caches()
 
 

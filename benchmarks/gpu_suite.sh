@@ -19,7 +19,9 @@
 #        DRAUGHTS_LANES, e.g. "1024 4096 16384", times draughts with each number of lanes of its
 #        capture search besides its own choice, DRAUGHTS_UNROLL, e.g. "2 4 8", with each number
 #        of rounds of it between two checks of its loop: `STAGES=env ENV_BOX=...
-#        DRAUGHTS_UNROLL=...`; PROFILE=1 adds each rollout's busiest kernels to device_speed.json)
+#        DRAUGHTS_UNROLL=...`; DRAUGHTS_BARRIERS=off also times it without the fusion barriers
+#        put in for XLA on the CPU; PROFILE=1 adds each rollout's busiest kernels to
+#        device_speed.json)
 #   az   (only when STAGES names it) the AlphaZero trainer's time to strength: AZ_PRESET (default
 #        long) with the flags in AZ_FLAGS (e.g. "--num-envs 1024"), into the same results file
 # It installs nothing from an index: wheels carried in .whl/ (mctx, pgx, this project's own) are
@@ -159,6 +161,7 @@ fi
 [ -n "${DRAUGHTS_LANES:-}" ] && ENV_ARGS+=(--draughts-lanes own ${DRAUGHTS_LANES})
 # shellcheck disable=SC2206
 [ -n "${DRAUGHTS_UNROLL:-}" ] && ENV_ARGS+=(--draughts-unroll own ${DRAUGHTS_UNROLL})
+[ "${DRAUGHTS_BARRIERS:-}" = off ] && ENV_ARGS+=(--draughts-barriers on off)
 [ -n "${PROFILE:-}" ] && ENV_ARGS+=(--profile "$WORK/profile")
 
 RUN=$WORK/run

@@ -20,6 +20,7 @@ from benchmarks import device_speed
         (["--seconds", "nan"], "--seconds: expected a finite number"),
         (["--draughts-lanes", "0"], "--draughts-lanes: must be a positive integer"),
         (["--draughts-unroll", "0"], "--draughts-unroll: must be a positive integer"),
+        (["--draughts-barriers", "none"], "--draughts-barriers: invalid choice: 'none'"),
         (["--out", "{tmp}/no/such/dir.json"], "--out: cannot write"),
         (["--profile", "{tmp}/a-file"], "--profile: {tmp}/a-file is a file, not a folder"),
     ],
@@ -67,3 +68,23 @@ def test_a_profile_names_each_rollouts_busiest_events(tmp_path):
     assert len(json.loads(out.read_text())["throughput"][0]["run_s"]) == 1  # the trace untimed
     assert not any(e["name"].startswith("$") for e in events)  # no Python frames
     assert [e["ms"] for e in events] == sorted((e["ms"] for e in events), reverse=True)
+
+
+def test_the_barriers_come_out_of_every_module_draughts_reads_them_from_and_go_back():
+    """`--draughts-barriers off` traces draughts with `core.computed_once` as the identity: the
+    modules that imported it by name get the identity too (on this CPU such a step ran about a
+    twentieth as fast: the barriers are there for XLA on the CPU), and all get theirs back."""
+    import jax.numpy as jnp
+
+    from jaxcheckers import core
+    from jaxcheckers.agents import random
+    from jaxcheckers.draughts import env, rules
+
+    modules = (core, random, env, rules)
+    value = (jnp.arange(3),)
+    with device_speed.fusion_barriers(True):
+        assert all(m.computed_once is core.computed_once for m in modules)
+    own = core.computed_once
+    with device_speed.fusion_barriers(False):
+        assert all(m.computed_once(value, jnp.int32(0)) is value for m in modules)
+    assert all(m.computed_once is own for m in modules)

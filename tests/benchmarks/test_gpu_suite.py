@@ -64,7 +64,8 @@ def test_a_bad_invocation_is_one_line_and_writes_nothing(tmp_path, args, words):
 @pytest.mark.slow
 def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_path):
     out = tmp_path / "out"
-    knobs = {"DRAUGHTS_LANES": "3", "DRAUGHTS_UNROLL": "2", "PROFILE": "1"}
+    knobs = {"DRAUGHTS_LANES": "3", "DRAUGHTS_UNROLL": "2", "DRAUGHTS_BARRIERS": "off",
+             "PROFILE": "1"}  # fmt: skip
     os.environ.update(knobs)
     try:
         result = _suite(str(out), "--smoke", timeout=600)
@@ -88,9 +89,10 @@ def test_the_smoke_suite_runs_every_stage_on_a_cpu_into_at_most_eight_files(tmp_
     assert [v["variant"] for v in variants] == ["quick", "quick@bfloat16"]
     speed = json.loads((out / "device_speed.json").read_text())
     timed = [r["name"] for r in speed["throughput"]]
-    assert timed[-4:] == [
+    assert timed[-5:] == [
         "jaxcheckers draughts", "jaxcheckers draughts, 2 rounds a check",
         "jaxcheckers draughts, 3 lanes", "jaxcheckers draughts, 3 lanes, 2 rounds a check",
+        "jaxcheckers draughts, no barriers",
     ]  # fmt: skip
     assert len(speed["profile"]) == len(timed)  # each rollout's busiest events
 
