@@ -9,7 +9,9 @@ three pieces is three levels, each a choice the mask allows. A child whose mover
 Evaluation, from the side to move: a finished game is worth `WIN` times the mover's reward (a
 draw 0); otherwise material, men `MAN` and kings `KING` (a king is worth about three men in
 draughts play), own minus the opponent's, the pieces already taken by a move under way counted
-as gone.
+as gone. A leaf in the middle of a capture is valued once the capture is played to its end (by
+its first legal hops: under the majority rule every route takes as many pieces), so that a
+capture's later pieces count as much as its first.
 
 Pruning is real work saved: each node is a `lax.while_loop` over its legal hops (in action
 order: ordering them would cost a step of each) that stops at a cut-off; under `vmap` a batch
@@ -50,6 +52,22 @@ def evaluate(state) -> jax.Array:
     return jnp.where(state.terminated | state.truncated, outcome, material(state))
 
 
+def _leaf_value(env: Draughts, state) -> jax.Array:
+    """int32 (): `evaluate` for the mover of `state`, a capture under way played to its end
+    first (each hop the first legal one): the leaf then counts every piece the capture takes,
+    not only those taken so far. Under the majority rule each route takes as many."""
+
+    def going_on(s):
+        return env.mid_capture(s) & ~(s.terminated | s.truncated)
+
+    def next_hop(s):
+        return env.step(s, jnp.argmax(s.legal_action_mask).astype(jnp.int32))
+
+    done = jax.lax.while_loop(going_on, next_hop, state)
+    same = done.current_player == state.current_player
+    return jnp.where(same, 1, -1) * evaluate(done)
+
+
 def _legal_hops(state):
     """The legal hops (int32 (num_actions,), in action order, padded with 0) and their count."""
     mask = state.legal_action_mask
@@ -60,7 +78,7 @@ def _legal_hops(state):
 def _negamax(env: Draughts, state, depth: int, alpha, beta) -> jax.Array:
     """The value of `state` for its mover, searched `depth` hops; alpha-beta in (alpha, beta)."""
     if depth == 0:
-        return evaluate(state)
+        return _leaf_value(env, state)
     actions, count = _legal_hops(state)
 
     def more(carry):

@@ -20,14 +20,31 @@ ENV = jaxcheckers.make("draughts")
 STEP = compiled_step(ENV)
 
 
+def over(state) -> bool:
+    return bool(state.terminated) or bool(state.truncated)
+
+
 def plain_value(state, depth: int) -> int:
     """The minimax value of `state` for its mover, `depth` hops deep: every hop searched."""
-    if bool(state.terminated) or bool(state.truncated):
+    if over(state):
         return int(round(float(state.rewards[int(state.current_player)]))) * alphabeta.WIN
     if depth == 0:
-        board = np.where(np.asarray(state.taken), 0, np.asarray(state.board)).astype(int)
-        return int(np.sum(np.sign(board) * np.where(np.abs(board) == 2, 3, 1)))
+        return leaf_value(state)
     return max(plain_hop_values(state, depth).values())
+
+
+def leaf_value(state) -> int:
+    """Material for the mover of `state`, once a capture under way is played to its end by its
+    first legal hops (negated if the turn passed)."""
+    done = state
+    while int(done.jumper) >= 0 and not over(done):
+        done = STEP(done, np.flatnonzero(np.asarray(done.legal_action_mask))[0])
+    if over(done):
+        value = int(round(float(done.rewards[int(done.current_player)]))) * alphabeta.WIN
+    else:
+        board = np.where(np.asarray(done.taken), 0, np.asarray(done.board)).astype(int)
+        value = int(np.sum(np.sign(board) * np.where(np.abs(board) == 2, 3, 1)))
+    return value if int(done.current_player) == int(state.current_player) else -value
 
 
 def plain_hop_values(state, depth: int) -> dict[int, int]:
