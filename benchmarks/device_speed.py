@@ -165,51 +165,50 @@ def count_or_own(text: str) -> int | None:
     return None if text == "own" else positive_int(text)
 
 
-@contextlib.contextmanager
 def search_schedule(lanes: int | None, rounds: int | None):
     """Draughts' capture search traced with `lanes` lanes and `rounds` rounds a check of its
-    loop (None: the rules' own choice). The caches of traced programs are cleared first: the
-    env's step is traced once per set of rules, and a trace made otherwise would be reused."""
+    loop (None: the rules' own choice)."""
     from jaxcheckers.draughts import lanes as loop
 
-    if lanes is None and rounds is None:
-        yield
-        return
-    jax.clear_caches()
-    own = loop.compacted_width, loop.rounds_a_check
+    patches = []
     if lanes is not None:
-        loop.compacted_width = lambda batch: min(lanes, batch)
+        patches.append((loop, "compacted_width", lambda batch: min(lanes, batch)))
     if rounds is not None:
-        loop.rounds_a_check = lambda batch: rounds
-    try:
-        yield
-    finally:
-        loop.compacted_width, loop.rounds_a_check = own
-        jax.clear_caches()
+        patches.append((loop, "rounds_a_check", lambda batch: rounds))
+    return traced_with(patches)
 
 
-@contextlib.contextmanager
 def fusion_barriers(on: bool):
     """Draughts traced with `core.computed_once` as it is, or (`on` False) as the identity in
-    every module that draughts' rollout reads it from. The caches of traced programs are
-    cleared first, as for `search_schedule`."""
+    every module that draughts' rollout reads it from."""
     from jaxcheckers import core
     from jaxcheckers.agents import random
     from jaxcheckers.draughts import env, rules
 
-    if on:
+    def identity(values, runtime):
+        return values
+
+    modules = () if on else (core, random, env, rules)
+    return traced_with([(module, "computed_once", identity) for module in modules])
+
+
+@contextlib.contextmanager
+def traced_with(patches: list[tuple[object, str, object]]):
+    """Within, each (module, name, value) of `patches` set, and each name's own value back after.
+    The caches of traced programs are cleared on both sides: the env's step is traced once per
+    set of rules, and a trace made otherwise would be reused."""
+    if not patches:
         yield
         return
     jax.clear_caches()
-    modules = (core, random, env, rules)
-    own = [module.computed_once for module in modules]
-    for module in modules:
-        module.computed_once = lambda values, runtime: values
+    own = [(module, name, getattr(module, name)) for module, name, _ in patches]
+    for module, name, value in patches:
+        setattr(module, name, value)
     try:
         yield
     finally:
-        for module, function in zip(modules, own, strict=True):
-            module.computed_once = function
+        for module, name, value in own:
+            setattr(module, name, value)
         jax.clear_caches()
 
 

@@ -455,8 +455,8 @@ def _before(bit: bb.Bits, up) -> bb.Bits:
 
 
 def _captures_of(square, king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry):
-    """The captures of one piece on bit `square`: per direction (fields (4,)), its landings and
-    the piece it takes. `occupied` holds every piece but the capturing one."""
+    """The captures of one piece on bit `square`: per direction (fields (4,)), its landings.
+    `occupied` holds every piece but the capturing one."""
     row = bb.u64(geo.ray)[square]  # (4, 2)
     ray, two = bb.Bits(row[:, 0]), bb.Bits(row[:, 1])
     first = _nearest(ray & occupied, UP)
@@ -464,7 +464,7 @@ def _captures_of(square, king, jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geo
     lands = past & _before(_nearest(past & occupied, UP), UP)
     lands = lands & bb.where(king, bb.const(bb.ALL), two)  # a man lands right behind
     takes = (first & jumpable).any()
-    return bb.where(takes, lands, bb.none_like(lands)), first
+    return bb.where(takes, lands, bb.none_like(lands))
 
 
 def _capture_reach(jumpable: bb.Bits, occupied: bb.Bits, geo: bb.Geometry):
@@ -584,7 +584,7 @@ def longest_captures(position: Sides, ends: bb.Bits, lay: Layout) -> Longest:
         occupied = bb.where(at_root & go, position.occupied & ~origin, occupied)
         king = jnp.where(at_root, (origin & position.kings).any(), top.king)
         jumpable = top.jumpable & ~victim
-        lands, _ = _captures_of(square, king, jumpable, occupied, geo)
+        lands = _captures_of(square, king, jumpable, occupied, geo)
         lands_on = lands & _continuing(king, jumpable, occupied, geo)
         # A hop whose captures all stop after one more hop is counted here, without a frame:
         # only hops with a capture of two more pieces or more are searched below.
@@ -645,7 +645,7 @@ def play_hop(words: jax.Array, action: jax.Array, lay: Layout) -> Hopped:
         taken=position.taken | passed,
     )
     occupied = (moved.own_men | moved.own_kings | theirs) & ~end
-    lands, _ = _captures_of(bit[land], crowned, theirs & ~moved.taken, occupied, geo)
+    lands = _captures_of(bit[land], crowned, theirs & ~moved.taken, occupied, geo)
     goes_on = captured & lands.any().any()
     ended = _turned(_finished(moved, end, geo), geo)
     after = jax.tree.map(lambda a, b: jnp.where(goes_on, a, b), moved, ended)
