@@ -9,7 +9,8 @@ import pytest
 from benchmarks.common import initial_carry, jaxcheckers_game, make_rollout
 
 
-@pytest.mark.parametrize("game", ["checkers", "draughts"])
+# Draughts' rollout compiles its own step; checkers' is the fast sample.
+@pytest.mark.parametrize("game", ["checkers", pytest.param("draughts", marks=pytest.mark.slow)])
 def test_not_reading_the_observation_plays_the_same_games_and_sums_nothing(game):
     played = {}
     for read in (True, False):

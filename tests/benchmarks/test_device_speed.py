@@ -37,6 +37,7 @@ def test_bad_sizes_are_refused_in_one_line(argv, message, capsys, tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow  # two compiles of draughts' rollout; the profile and barrier tests are fast
 def test_draughts_lanes_and_rounds_are_timed_each_and_play_the_same_games(tmp_path):
     """Each number of lanes of the capture search is its own row, named with its rounds a check,
     and the games do not depend on them: the same seeds play games of the same mean length (only

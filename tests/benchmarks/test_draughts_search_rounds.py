@@ -1,9 +1,12 @@
 import json
 
+import pytest
+
 from benchmarks import draughts_search_rounds
 from jaxcheckers.draughts import lanes
 
 
+@pytest.mark.slow  # a diagnostic benchmark; the search it counts is tested in tests/draughts
 def test_rounds_split_search_no_more_than_whole_and_the_rules_get_their_loop_back(tmp_path):
     """Searching a subset of the first hops visits a subset of the tree's nodes: the largest
     search of a step takes no more rounds split by direction than whole, nor by first hop than

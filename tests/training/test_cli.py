@@ -356,6 +356,7 @@ def _trainer_with(monkeypatch, on_chunk):
     monkeypatch.setitem(trainers.TRAINERS, "ppo", make_trainer)
 
 
+@pytest.mark.slow  # three runs; --init-params from a run is tested fast in test_ppo
 def test_a_run_started_from_another_resumes_after_that_one_is_gone(tmp_path):
     """--init-params starts a run from another run's network; once the run has checkpoints of
     its own, resuming it needs only them, not the run it started from."""
