@@ -212,6 +212,9 @@ def traced_with(patches: list[tuple[object, str, object]]):
         jax.clear_caches()
 
 
+TRACE_FILES = "**/perfetto_trace.json.gz"
+
+
 def profile(rollouts, folder: Path, top: int = 25) -> dict:
     """For each rollout, its busiest events in one traced run (a folder of perfetto JSON each
     under `folder`; the run is left out of the rollout's timings): by name, the total
@@ -221,10 +224,11 @@ def profile(rollouts, folder: Path, top: int = 25) -> dict:
     for rollout in rollouts:
         name = f"{rollout.game.name}, batch {rollout.batch_size}"
         where = folder / re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")
+        earlier = set(where.glob(TRACE_FILES))  # a folder profiled before keeps its traces
         with jax.profiler.trace(str(where), create_perfetto_trace=True):
             rollout.run()
         rollout.run_s.pop(), rollout.run_cpu_s.pop()
-        (trace,) = where.glob("**/perfetto_trace.json.gz")
+        (trace,) = set(where.glob(TRACE_FILES)) - earlier
         summary[name] = busiest_events(trace, top)
     return summary
 

@@ -62,6 +62,8 @@ def test_a_profile_names_each_rollouts_busiest_events(tmp_path):
             "--seconds", "0.01", "--runs", "1", "--profile", str(tmp_path / "trace"),
             "--out", str(out)]
     assert device_speed.main(argv) == 0
+    out.unlink()
+    assert device_speed.main(argv) == 0  # into a folder profiled before: its own trace is read
     profile = json.loads(out.read_text())["profile"]
     (events,) = profile.values()
     assert list(profile) == [f"{device_speed.OURS_CHECKERS}, batch 8"]
