@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import jaxcheckers
 from jaxcheckers.agents import act_where, make_agent
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.argtypes import positive_int, writable_file
 
 
 def random_positions(env, games: int, plies: int):
@@ -66,10 +67,12 @@ def measure(spec: str, batch: int, plies: int, repeats: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", nargs="+", default=["alphabeta:3", "alphabeta:5"])
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--plies", type=int, default=12)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", default="benchmarks/results/agent_batching.json")
+    parser.add_argument("--batch", type=positive_int, default=16)
+    parser.add_argument("--plies", type=positive_int, default=12)
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument(
+        "--out", type=writable_file, default="benchmarks/results/agent_batching.json"
+    )
     args = parser.parse_args()
     rows = []
     header = f"{'agent':>14} {'batch':>5} {'vmap':>9} {'act_where':>10} {'half asked':>11}"

@@ -18,6 +18,7 @@ import time
 import jax
 
 import jaxcheckers
+from jaxcheckers.argtypes import count_at_most, positive_int, writable_file
 from jaxcheckers.chess import alphabeta as chess_alphabeta
 from jaxcheckers.chess import state_from_fen
 
@@ -27,6 +28,7 @@ POSITIONS = {
     "kiwipete": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "endgame": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 }
+search_depth = count_at_most(chess_alphabeta.MAX_DEPTH, "chess alpha-beta's deepest search")
 
 
 def measure(depth: int, repeats: int) -> dict:
@@ -48,9 +50,11 @@ def measure(depth: int, repeats: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", default="benchmarks/results/chess_alphabeta.json")
+    parser.add_argument("--depths", type=search_depth, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument(
+        "--out", type=writable_file, default="benchmarks/results/chess_alphabeta.json"
+    )
     args = parser.parse_args()
     rows = [measure(depth, args.repeats) for depth in args.depths]
     print(f"{'depth':>5} {'compile s':>10} " + " ".join(f"{name:>9}" for name in POSITIONS))

@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 
 from benchmarks import common
+from jaxcheckers.argtypes import positive_int
 
 
 def positions_in_play(env, batch: int, plies: int, seed: int = 0):
@@ -57,9 +58,9 @@ def hlo_counts(text: str) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch", type=int, default=1024)
-    parser.add_argument("--plies", type=int, default=40)
-    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--batch", type=positive_int, default=1024)
+    parser.add_argument("--plies", type=positive_int, default=40)
+    parser.add_argument("--repeats", type=positive_int, default=20)
     parser.add_argument("--hlo", type=Path, help="write each part's optimised HLO here")
     parser.add_argument("--only", nargs="+", help="time only the parts whose names start so")
     args = parser.parse_args()

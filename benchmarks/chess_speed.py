@@ -22,6 +22,7 @@ import time
 import jax
 
 from benchmarks import common
+from jaxcheckers.argtypes import positive_float, positive_int
 
 OURS = "jaxcheckers chess"
 OPENSPIEL = "OpenSpiel chess (C++, from Python)"
@@ -106,11 +107,15 @@ def best(rows: list[dict], name: str) -> dict | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[64, 256, 1024, 4096])
-    parser.add_argument("--pgx-batch-sizes", type=int, nargs="+", default=[64, 256])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per run of each system")
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--perft-depth", type=int, default=5)
+    parser.add_argument(
+        "--batch-sizes", type=positive_int, nargs="+", default=[64, 256, 1024, 4096]
+    )
+    parser.add_argument("--pgx-batch-sizes", type=positive_int, nargs="+", default=[64, 256])
+    parser.add_argument(
+        "--seconds", type=positive_float, default=3.0, help="per run of each system"
+    )
+    parser.add_argument("--runs", type=positive_int, default=3)
+    parser.add_argument("--perft-depth", type=positive_int, default=5)
     parser.add_argument("--skip-pgx", action="store_true")
     args = parser.parse_args()
 

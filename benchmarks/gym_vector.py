@@ -34,6 +34,7 @@ import gymnasium  # noqa: E402  (the adapters extra)
 
 from benchmarks.common import RESULTS_DIR, machine, markdown_table, rate  # noqa: E402
 from jaxcheckers.adapters.gymnasium import CheckersEnv, CheckersVectorEnv  # noqa: E402
+from jaxcheckers.argtypes import positive_float, positive_int, writable_file  # noqa: E402
 
 DEFAULT_SIZES = (1, 16, 256, 1024)
 
@@ -97,11 +98,11 @@ def measure(num_envs: int, runs: int, min_run_s: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--num-envs", type=int, nargs="+", default=list(DEFAULT_SIZES))
-    parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--min-run-s", type=float, default=0.3)
+    parser.add_argument("--num-envs", type=positive_int, nargs="+", default=list(DEFAULT_SIZES))
+    parser.add_argument("--runs", type=positive_int, default=9)
+    parser.add_argument("--min-run-s", type=positive_float, default=0.3)
     parser.add_argument("--quick", action="store_true", help="N = 16 and 256, 3 runs")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "gym_vector.json")
+    parser.add_argument("--out", type=writable_file, default=str(RESULTS_DIR / "gym_vector.json"))
     args = parser.parse_args()
     if args.quick:
         args.num_envs, args.runs = [16, 256], 3

@@ -33,6 +33,7 @@ if __package__ in (None, ""):  # run as a file: make `benchmarks` importable
 
 from benchmarks import common
 from benchmarks.common import RESULTS_DIR, markdown_table
+from jaxcheckers.argtypes import positive_float, writable_folder
 
 # Move-level perft of 8×8 American checkers from the opening (published by Aart Bik).
 EXPECTED = {1: 7, 2: 49, 3: 302, 4: 1469, 5: 7361, 6: 36768, 7: 179740, 8: 845931,
@@ -168,13 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[8, 9, 10],
                         choices=sorted(EXPECTED))
-    parser.add_argument("--max-seconds", type=float, default=180.0,
+    parser.add_argument("--max-seconds", type=positive_float, default=180.0,
                         help="skip a depth expected to take longer (default 180)")
     parser.add_argument("--systems", nargs="+", choices=("ours", "openspiel"),
                         default=["ours", "openspiel"])
     parser.add_argument("--once", action="store_true",
                         help="time our perft once per depth (default: twice)")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out-dir", type=writable_folder, default=str(RESULTS_DIR))
     args = parser.parse_args(argv)
 
     depths = sorted(args.depths)

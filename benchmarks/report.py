@@ -480,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if BENCHMARKS.md or README.md is stale")
     args = parser.parse_args(argv)
+    if not any(args.results_dir.glob("*.json")):  # else every table would be written empty
+        parser.error(f"--results-dir: no results (*.json) in {args.results_dir}")
     if args.check:
         behind = stale(args.results_dir, ROOT)
         print(f"out of date: {', '.join(behind)} (run python -m benchmarks.report)"

@@ -45,6 +45,7 @@ from benchmarks.common import (
     pgx_game,
     rate,
 )
+from jaxcheckers.argtypes import positive_float, positive_int, writable_folder
 
 FULL_BATCH_SIZES = (1, 16, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 QUICK_BATCH_SIZES = (1, 256, 8192)  # 8192: the reference batch
@@ -526,14 +527,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"batch sizes {', '.join(map(str, QUICK_BATCH_SIZES))}, fewer runs")
-    parser.add_argument("--batch-sizes", type=int, nargs="+", help="override the sweep")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
-    parser.add_argument("--min-run-s", type=float, default=0.25, help="shortest timed run")
-    parser.add_argument("--reference-batch", type=int, default=REFERENCE_BATCH)
+    parser.add_argument("--batch-sizes", type=positive_int, nargs="+", help="override the sweep")
+    parser.add_argument(
+        "--runs", type=positive_int, default=5, help="timed runs per figure (median)"
+    )
+    parser.add_argument("--min-run-s", type=positive_float, default=0.25, help="shortest timed run")
+    parser.add_argument("--reference-batch", type=positive_int, default=REFERENCE_BATCH)
     parser.add_argument("--sampler", choices=sorted(common.SAMPLERS), default="rank")
-    parser.add_argument("--openspiel-seconds", type=float, default=1.0, help="per run")
+    parser.add_argument("--openspiel-seconds", type=positive_float, default=1.0, help="per run")
     parser.add_argument("--no-peers", action="store_true", help="our game only")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out-dir", type=writable_folder, default=str(RESULTS_DIR))
     parser.add_argument("--peak-rss-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 

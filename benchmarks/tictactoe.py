@@ -31,6 +31,7 @@ from benchmarks.common import (
     pgx_game,
     rate,
 )
+from jaxcheckers.argtypes import positive_int, writable_file
 from jaxcheckers.tictactoe import TicTacToe
 
 FULL_BATCH_SIZES = (1024, 4096, 16384, 65536)
@@ -58,10 +59,12 @@ def best_of_rounds(games: list[JaxGame], batch_size: int, sampler, rounds: int) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="batch 4096, rank sampler, 1 round")
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=list(FULL_BATCH_SIZES))
+    parser.add_argument(
+        "--batch-sizes", type=positive_int, nargs="+", default=list(FULL_BATCH_SIZES)
+    )
     parser.add_argument("--samplers", nargs="+", default=list(SAMPLERS), choices=list(SAMPLERS))
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "tictactoe.json")
+    parser.add_argument("--rounds", type=positive_int, default=2)
+    parser.add_argument("--out", type=writable_file, default=str(RESULTS_DIR / "tictactoe.json"))
     args = parser.parse_args()
     if args.quick:
         args.batch_sizes, args.samplers, args.rounds = [4096], ["rank"], 1

@@ -28,6 +28,14 @@ from jaxcheckers.training.ppo import make_train, make_trainer
 from benchmarks.common import RESULTS_DIR, machine, markdown_table
 from jaxcheckers.agents.policy import policy_agent
 from jaxcheckers.agents.random import random_agent
+from jaxcheckers.argtypes import (
+    fraction,
+    games_count,
+    non_negative_float,
+    positive_int,
+    seed,
+    writable_file,
+)
 from jaxcheckers.match import play_match
 from jaxcheckers.ratings import summarize
 from jaxcheckers.tictactoe import TicTacToe
@@ -86,11 +94,11 @@ def _know_the_perfect_player() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--total-steps", type=int, default=5_000_000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--total-steps", type=positive_int, default=5_000_000)
+    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument(
         "--opponent-fraction",
-        type=float,
+        type=fraction,
         default=0.5,
         help="share of games against the --opponents (the rest: self-play)",
     )
@@ -100,10 +108,14 @@ def main() -> None:
         default=["random", "perfect"],
         help="agent specs for those games: random, perfect, snapshot, ...",
     )
-    parser.add_argument("--entropy-coef", type=float, default=0.03)
-    parser.add_argument("--gae-lambda", type=float, default=0.95)
-    parser.add_argument("--games", type=int, default=1000, help="per opponent, half in each seat")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "tictactoe_training.json")
+    parser.add_argument("--entropy-coef", type=non_negative_float, default=0.03)
+    parser.add_argument("--gae-lambda", type=fraction, default=0.95)
+    parser.add_argument(
+        "--games", type=games_count, default=1000, help="per opponent, half in each seat"
+    )
+    parser.add_argument(
+        "--out", type=writable_file, default=str(RESULTS_DIR / "tictactoe_training.json")
+    )
     args = parser.parse_args()
 
     config = tictactoe_config(

@@ -39,6 +39,8 @@ __all__ = [
     "non_negative_float_list",
     "check_writable",
     "check_writable_folder",
+    "writable_file",
+    "writable_folder",
     "checked_positive_int",
     "add_game_arguments",
     "add_option_argument",
@@ -223,6 +225,22 @@ def check_writable_folder(path: str | Path) -> Path:
     except OSError as error:
         raise ValueError(f"cannot write in {folder}: {error.strerror or error}") from None
     return folder
+
+
+def writable_file(text: str) -> Path:
+    """An argparse type: a file `check_writable` accepts (an output checked before the work)."""
+    try:
+        return check_writable(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def writable_folder(text: str) -> Path:
+    """An argparse type: a folder `check_writable_folder` accepts (made if missing)."""
+    try:
+        return check_writable_folder(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def checked_positive_int(value: object, name: str) -> int:
