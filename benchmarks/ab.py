@@ -38,7 +38,7 @@ from benchmarks.common import (
     measure_together,
     rate,
 )
-from jaxcheckers.argtypes import positive_float, positive_int
+from jaxcheckers.argtypes import positive_float, positive_int, writable_folder
 from jaxcheckers.games import names
 
 BASE_PACKAGE = "jaxcheckers_base"
@@ -98,6 +98,18 @@ def paired_ratios(new: TimedRollout, old: TimedRollout, runs: int) -> dict[str, 
             "ratio_q3": quartiles[2], "cpu_ratio": statistics.median(cpu)}
 
 
+def check_base_and_games(parser: argparse.ArgumentParser, base: str, games: list[str]) -> None:
+    """Ends the script in one argparse line unless `base` is a commit here and every one of
+    `games` is a registered game (before anything is archived or compiled)."""
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"],
+                           capture_output=True)
+    if known.returncode:
+        parser.error(f"--base: {base!r} is not a commit of this repository")
+    unknown = [name for name in games if name not in names()]
+    if unknown:
+        parser.error(f"--games: unknown {', '.join(unknown)}; available: {', '.join(names())}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
@@ -106,17 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=positive_int, default=15,
                         help="timed rounds per figure (median)")
     parser.add_argument("--min-run-s", type=positive_float, default=0.5, help="shortest timed run")
-    parser.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out-dir", type=writable_folder, default=str(RESULTS_DIR))
     parser.add_argument("--observation-unread", action="store_true",
                         help="play without reading the observation (`common.make_rollout`)")
     args = parser.parse_args(argv)
-    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.base}^{{commit}}"],
-                           capture_output=True)
-    if known.returncode:
-        parser.error(f"--base: {args.base!r} is not a commit of this repository")
-    unknown = [name for name in args.games if name not in names()]
-    if unknown:
-        parser.error(f"--games: unknown {', '.join(unknown)}; available: {', '.join(names())}")
+    check_base_and_games(parser, args.base, args.games)
 
     import jaxcheckers
 

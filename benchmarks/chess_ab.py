@@ -31,7 +31,9 @@ from pathlib import Path
 import jax
 
 from benchmarks import common
+from benchmarks.ab import check_base_and_games
 from jaxcheckers import GAMES
+from jaxcheckers.argtypes import positive_int
 
 BASE_NAME = "jaxcheckers_base"
 
@@ -54,12 +56,15 @@ def import_base(commit: str, folder: Path):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare against")
-    parser.add_argument("--batch", type=int, default=1024)
-    parser.add_argument("--steps", type=int, default=32, help="harness steps per timed call")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--batch", type=positive_int, default=1024)
+    parser.add_argument(
+        "--steps", type=positive_int, default=32, help="harness steps per timed call"
+    )
+    parser.add_argument("--rounds", type=positive_int, default=5)
     parser.add_argument("--parts", nargs="+", default=["legal", "step", "harness"])
     parser.add_argument("--game", default="chess", choices=GAMES)
     args = parser.parse_args()
+    check_base_and_games(parser, args.base, [args.game])
     if args.game != "chess" and set(args.parts) - {"step", "harness"}:
         parser.error("for a game other than chess, --parts takes step and harness only")
 

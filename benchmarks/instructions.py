@@ -80,12 +80,16 @@ def main(argv: list[str] | None = None) -> int:
         revision, game_name, batch, calls, shim = argv[1:]
         child(revision, game_name, int(batch), int(calls), shim)
         return 0
+    from benchmarks.ab import check_base_and_games
+    from jaxcheckers.argtypes import positive_int
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
     parser.add_argument("--games", nargs="+", default=["checkers"])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4096])
-    parser.add_argument("--calls", type=int, default=4, help="rollout calls counted")
+    parser.add_argument("--batch-sizes", type=positive_int, nargs="+", default=[4096])
+    parser.add_argument("--calls", type=positive_int, default=4, help="rollout calls counted")
     args = parser.parse_args(argv)
+    check_base_and_games(parser, args.base, args.games)
 
     from benchmarks.common import markdown_table, scan_length
 

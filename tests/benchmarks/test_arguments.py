@@ -26,6 +26,11 @@ REFUSED = [
     ("chess_profile", ["--batch", "0"], "--batch: must be a positive integer"),
     ("chess_alphabeta", ["--depths", "9"], "--depths: must be at most 4"),
     ("report", ["--results-dir", "/proc/none"], "--results-dir: no results"),
+    ("instructions", ["--base", "HEAD", "--calls", "0"], "--calls: must be a positive integer"),
+    ("instructions", ["--base", "no-such-commit"], "--base: 'no-such-commit' is not a commit"),
+    ("chess_ab", ["--base", "HEAD", "--rounds", "0"], "--rounds: must be a positive integer"),
+    ("chess_ab", ["--base", "HEAD", "--game", "draughts", "--batch", "0"], "--batch: must be"),
+    ("ab", ["--base", "HEAD", "--out-dir", "/proc/none"], "--out-dir: cannot write in"),
 ]
 
 
