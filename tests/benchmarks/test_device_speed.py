@@ -3,6 +3,7 @@ and times draughts' capture search with each number of lanes asked."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -61,12 +62,16 @@ def test_a_profile_names_each_rollouts_busiest_events(tmp_path):
     argv = ["--systems", device_speed.OURS_CHECKERS, "--checkers-batch-sizes", "8",
             "--seconds", "0.01", "--runs", "1", "--profile", str(tmp_path / "trace"),
             "--out", str(out)]
+    # A folder profiled before: the trace of that run is left alone, this run's is read.
+    earlier = tmp_path / "trace" / "jaxcheckers-checkers-batch-8" / "plugins" / "profile" / "old"
+    earlier.mkdir(parents=True)
+    stale = [{"ph": "X", "name": "an earlier run's event", "dur": 10**9}]
+    (earlier / "perfetto_trace.json.gz").write_bytes(gzip.compress(json.dumps(stale).encode()))
     assert device_speed.main(argv) == 0
-    out.unlink()
-    assert device_speed.main(argv) == 0  # into a folder profiled before: its own trace is read
     profile = json.loads(out.read_text())["profile"]
     (events,) = profile.values()
     assert list(profile) == [f"{device_speed.OURS_CHECKERS}, batch 8"]
+    assert "an earlier run's event" not in {e["name"] for e in events}
     assert events and all(e["ms"] >= 0 and e["count"] >= 1 for e in events)
     assert len(json.loads(out.read_text())["throughput"][0]["run_s"]) == 1  # the trace untimed
     assert not any(e["name"].startswith("$") for e in events)  # no Python frames
